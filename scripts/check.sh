@@ -1,0 +1,110 @@
+#!/bin/bash
+# make check: boot the built kernel once, run the built-in KUnit suites (at
+# boot) and the drv-net selftests on netdevsim, run checkpatch over
+# patches/, then print every result, every SKIP with its reason, and the
+# closing line "N passed, N failed, N skipped".
+. "$(dirname "$0")/lib.sh"
+
+# drv-net selftests run in the VM, relative to tools/testing/selftests/drivers/net.
+SELFTESTS=(ping.py hw/devmem.py hw/iou-zcrx.py)
+# Tests whose SKIP is a failure: they must run on netdevsim.
+REQUIRED=()
+
+res=$RESULTS
+rm -rf "$res/ktap" "$res/check.console" "$res/summary"
+mkdir -p "$res/ktap"
+sum=$res/summary
+: >"$sum"
+record() {	# record RESULT NAME [REASON]
+	printf '%s %s%s\n' "$1" "$2" "${3:+ # $3}" >>"$sum"
+}
+
+# 1. VM: KUnit at boot, then the selftests.
+vmrc=0
+"$TOP"/scripts/vm-run.sh check "${VM_TIMEOUT:-2400}" \
+	"$TOP/scripts/guest-tests.sh ${SELFTESTS[*]}" || vmrc=$?
+console=$res/check.console
+[ -f "$console" ] || die "no console log"
+
+# 2. KUnit: the TAP the kernel printed at boot, parsed by the kernel's tool.
+step kunit
+python3 "$TREE/tools/testing/kunit/kunit.py" parse --json="$res/kunit.json" \
+	<"$console" >"$res/kunit.txt" 2>&1 || true
+python3 - "$res/kunit.json" >>"$sum" <<'PY' || record FAIL kunit "no KUnit results in the console"
+import json, sys
+top = json.load(open(sys.argv[1]))
+n = 0
+def walk(group, path):
+    global n
+    for tc in group.get("test_cases", []):
+        res = {"PASS": "PASS", "SKIP": "SKIP"}.get(tc.get("status"), "FAIL")
+        print(f"{res} kunit:{'.'.join(path + [tc['name']])}")
+        n += 1
+    for sub in group.get("sub_groups", []):
+        walk(sub, path + [sub["name"]])
+walk(top, [])
+sys.exit(0 if n else 1)
+PY
+
+# 3. Selftests: KTAP per test, one line per case.
+step selftests
+for t in "${SELFTESTS[@]}"; do
+	f=$res/ktap/${t//\//_}.ktap
+	req=0
+	for r in "${REQUIRED[@]}"; do [ "$r" = "$t" ] && req=1; done
+	if [ ! -s "$f" ]; then
+		record FAIL "$t" "did not run (VM exit $vmrc)"
+		continue
+	fi
+	awk -v t="$t" -v req="$req" '
+	/^(not )?ok [0-9]+ / {
+		line = $0; res = "PASS"; reason = ""
+		if (line ~ /^not ok/) res = "FAIL"
+		name = line; sub(/^(not )?ok [0-9]+ /, "", name); sub(/ #.*/, "", name)
+		if (line ~ /# SKIP/) {
+			reason = line; sub(/.*# SKIP ?/, "", reason)
+			res = req ? "FAIL" : "SKIP"
+			if (req) reason = "required test skipped: " reason
+		} else if (line ~ /# XFAIL/) res = "PASS"
+		printf "%s %s:%s%s\n", res, t, name, reason != "" ? " # " reason : ""
+		n++
+	}
+	END { if (!n) printf "FAIL %s # no KTAP results\n", t }' "$f" >>"$sum"
+	rc=$(cat "$res/ktap/${t//\//_}.rc" 2>/dev/null || echo none)
+	case $rc in 0|4) ;; *) grep -q "^FAIL $t" "$sum" ||
+		record FAIL "$t" "exit code $rc" ;; esac
+done
+
+# 4. Kernel splats anywhere in the run.
+step console
+if grep -nE "WARNING: CPU|BUG:|KASAN|UBSAN|possible circular locking|unreferenced object|Kernel panic|Oops:" "$console" >"$res/splats"; then
+	record FAIL console "kernel reports in the VM console (first: $(head -n1 "$res/splats" | cut -c1-120))"
+else
+	record PASS console:no-kernel-splats
+fi
+
+# 5. checkpatch over the series.
+step checkpatch
+for p in $(grep -v '^#' "$PATCHES/series" 2>/dev/null); do
+	if "$TREE/scripts/checkpatch.pl" --strict --quiet --no-tree --show-types \
+		"$PATCHES/$p" >"$res/checkpatch-$p.txt" 2>&1; then
+		record PASS "checkpatch:$p"
+	else
+		record FAIL "checkpatch:$p" "see build/results/checkpatch-$p.txt"
+	fi
+done
+
+step report
+grep '^SKIP' "$sum" | sed 's/^/  /' | { grep . && true; } >"$res/skips" || true
+grep '^FAIL' "$sum" | sed 's/^/  /' >"$res/fails" || true
+echo "---- results ($(grep -c . "$sum") checks; full list in build/results/summary)"
+kp=$(grep -c '^PASS kunit:' "$sum" || true)
+echo "KUnit: $kp passed, $(grep -c '^FAIL kunit' "$sum" || true) failed, $(grep -c '^SKIP kunit' "$sum" || true) skipped"
+grep -v 'kunit:' "$sum" | sed 's/^/  /'
+if [ -s "$res/skips" ]; then echo "SKIPPED:"; cat "$res/skips"; fi
+if [ -s "$res/fails" ]; then echo "FAILED:"; cat "$res/fails"; fi
+p=$(grep -c '^PASS' "$sum" || true)
+f=$(grep -c '^FAIL' "$sum" || true)
+s=$(grep -c '^SKIP' "$sum" || true)
+echo "$p passed, $f failed, $s skipped"
+[ "$f" -eq 0 ] || exit 1

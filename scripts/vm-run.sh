@@ -1,0 +1,42 @@
+#!/bin/bash
+# vm-run.sh NAME TIMEOUT 'COMMAND': boot build/kbuild's bzImage under
+# virtme-ng (the host's root file system read-only over 9p, build/results
+# writable) and run COMMAND as root.  The whole console, kernel log
+# included, is kept in build/results/NAME.console; on a timeout, a panic or
+# a VM that never reached the command, its tail is shown.
+. "$(dirname "$0")/lib.sh"
+
+name=$1 limit=$2 cmd=$3
+step "vm:$name"
+kernel=$KOUT/arch/x86/boot/bzImage
+[ -f "$kernel" ] || die "no kernel at $kernel: run 'make'"
+[ -x "$TOOLS/vng/usr/bin/vng" ] || die "virtme-ng missing: run 'make deps'"
+mkdir -p "$RESULTS"
+log=$RESULTS/$name.console
+accel=$("$TOP"/scripts/detect-accel.sh)
+
+args=(--run "$kernel" --user root --cpus "${VM_CPUS:-2}" --memory "${VM_MEM:-4G}"
+      --disable-microvm --force-9p --verbose --rwdir "$RESULTS"
+      --cwd "$TOP" --append "panic=-1 oops=panic" --exec "$cmd")
+[ "$accel" = kvm ] || args=(--disable-kvm "${args[@]}")
+
+start=$(date +%s)
+rc=0
+PYTHONPATH=$TOOLS/vng/usr/lib/python3/dist-packages \
+	timeout --foreground -k 10 "$limit" \
+	/usr/bin/python3 "$TOOLS/vng/usr/bin/vng" "${args[@]}" </dev/null >"$log" 2>&1 || rc=$?
+secs=$(($(date +%s) - start))
+echo "vm:$name: exit $rc after ${secs}s ($accel), console in ${log#$TOP/}"
+
+reason=
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	reason="VM timed out after ${limit}s"
+elif grep -q "Kernel panic - not syncing" "$log"; then
+	reason="kernel panic"
+fi
+if [ -n "$reason" ]; then
+	echo "---- last 40 lines of $log ----"
+	tail -n 40 "$log"
+	die "$reason (step vm:$name)"
+fi
+exit $rc
