@@ -12,10 +12,9 @@ for p in "${pkgs[@]}"; do
 	ls "$DL/${p}_"*.deb >/dev/null 2>&1 || have=0
 done
 if [ $have -eq 0 ]; then
-	uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-		/etc/apt/sources.list.d/*.sources 2>/dev/null |
-	      grep -oE '(https?|file)://[^ ]*/debian/?( |$)' |
-	      grep -v security | head -n1 | tr -d ' ')
+	uri=$({ cat /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null || true; } |
+	      grep -v '^[[:space:]]*#' | grep -v security |
+	      grep -oE '(https?|file)://[^ ]*/debian/?( |$)' | head -n1 | tr -d ' ' || true)
 	[ -n "$uri" ] || die "no Debian archive address in /etc/apt/sources*"
 	apt=$BUILD/apt
 	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$DL"
