@@ -66,7 +66,8 @@ for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 	                 <(sed 's/:[0-9]*//' "$out/$tag.after.doc" | sort -u))
 	[ -z "$new_d" ] || { problems+=("new kernel-doc warnings"); echo "$new_d" >"$out/$tag.new-doc"; }
 	git -C "$TREE" format-patch -1 --stdout "$c" |
-		"$TREE/scripts/checkpatch.pl" --strict --quiet --no-tree --show-types - \
+		"$TREE/scripts/checkpatch.pl" --strict --quiet --no-tree --show-types \
+		--ignore FILE_PATH_CHANGES - \
 		>"$out/$tag.checkpatch" 2>&1 || problems+=("checkpatch")
 	if [ ${#problems[@]} -eq 0 ]; then
 		echo "PASS $tag $subj"

@@ -23,9 +23,13 @@ export KBUILD_BUILD_USER=devmem KBUILD_BUILD_HOST=vm
 export KBUILD_BUILD_TIMESTAMP="2026-01-01"
 
 # step NAME: name the current step, so a failure can say where it happened.
+# Each step prints how long the previous one of the same script took.
 STEP=setup
+STEP_START=$SECONDS
 step() {
+	[ "$STEP" = setup ] || printf '    (%s: %ds)\n' "$STEP" $((SECONDS - STEP_START))
 	STEP=$1
+	STEP_START=$SECONDS
 	printf '==> %s\n' "$STEP"
 }
 
