@@ -4,7 +4,7 @@
 S := scripts
 
 .PHONY: all deps tree export build kernel drivers selftests demo check \
-	check-series clean
+	check-series bench clean
 
 all: build demo
 
@@ -35,6 +35,10 @@ check: build
 
 check-series: deps build/linux/.git
 	@$(S)/check-series.sh
+
+# Baseline and series kernels, same workloads, figures side by side.
+bench: build
+	@$(S)/bench.sh
 
 clean:
 	rm -rf build/kbuild build/kbuild-debian build/kselftest build/results

@@ -25,7 +25,8 @@ record() {	# record RESULT NAME [REASON]
 
 # 1. VM: KUnit at boot, then the selftests.
 vmrc=0
-"$TOP"/scripts/vm-run.sh check "${VM_TIMEOUT:-2400}" \
+# Slow KUnit cases are benchmarks (make bench), not checks.
+VM_APPEND="kunit.filter=speed>slow" "$TOP"/scripts/vm-run.sh check "${VM_TIMEOUT:-2400}" \
 	"$TOP/scripts/guest-tests.sh ${SELFTESTS[*]}" || vmrc=$?
 console=$res/check.console
 [ -f "$console" ] || die "no console log"
@@ -93,9 +94,11 @@ fi
 # MAINTAINERS entries already cover with globs.
 step checkpatch
 for p in $(grep -v '^#' "$PATCHES/series" 2>/dev/null); do
+	# On stdin: given the path of a file git tracks, checkpatch checks it
+	# as a source file, not as a patch.
 	if "$TREE/scripts/checkpatch.pl" --strict --quiet --no-tree --show-types \
-		--ignore FILE_PATH_CHANGES \
-		"$PATCHES/$p" >"$res/checkpatch-$p.txt" 2>&1; then
+		--ignore FILE_PATH_CHANGES - <"$PATCHES/$p" \
+		>"$res/checkpatch-$p.txt" 2>&1; then
 		record PASS "checkpatch:$p"
 	else
 		record FAIL "checkpatch:$p" "see build/results/checkpatch-$p.txt"

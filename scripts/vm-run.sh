@@ -8,7 +8,7 @@
 
 name=$1 limit=$2 cmd=$3
 step "vm:$name"
-kernel=$KOUT/arch/x86/boot/bzImage
+kernel=${VM_KERNEL:-$KOUT/arch/x86/boot/bzImage}
 [ -f "$kernel" ] || die "no kernel at $kernel: run 'make'"
 [ -x "$TOOLS/vng/usr/bin/vng" ] || die "virtme-ng missing: run 'make deps'"
 mkdir -p "$RESULTS"
@@ -17,7 +17,7 @@ accel=$("$TOP"/scripts/detect-accel.sh)
 
 args=(--run "$kernel" --user root --cpus "${VM_CPUS:-2}" --memory "${VM_MEM:-4G}"
       --disable-microvm --force-9p --verbose --rwdir "$RESULTS"
-      --cwd "$TOP" --append "panic=-1 oops=panic" --exec "$cmd")
+      --cwd "$TOP" --append "panic=-1 oops=panic ${VM_APPEND:-}" --exec "$cmd")
 [ "$accel" = kvm ] || args=(--disable-kvm "${args[@]}")
 
 start=$(date +%s)
