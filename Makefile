@@ -4,7 +4,7 @@
 S := scripts
 
 .PHONY: all deps tree export build kernel drivers selftests demo check \
-	check-series bench clean
+	check-series check-debug bench clean
 
 all: build demo
 
@@ -36,9 +36,14 @@ check: build
 check-series: deps build/linux/.git
 	@$(S)/check-series.sh
 
+# The same tests on a kernel with KASAN, lockdep, kmemleak and friends.
+check-debug: build
+	@$(S)/check-debug.sh
+
 # Baseline and series kernels, same workloads, figures side by side.
 bench: build
 	@$(S)/bench.sh
 
 clean:
-	rm -rf build/kbuild build/kbuild-debian build/kselftest build/results
+	rm -rf build/kbuild build/kbuild-debug build/kbuild-debian build/kselftest \
+		build/results build/results-debug build/bench

@@ -23,8 +23,11 @@ pass=0
 n=0
 w1() {	# w1 TAG FILES...: W=1 build of the objects for FILES, warnings to $out/TAG
 	local objs=() f
-	for f in "$@"; do
-		case $f in *.c) [ -f "$TREE/$f" ] && objs+=("${f%.c}.o") ;; esac
+	for f in "${@:2}"; do
+		case $f in
+		tools/*|scripts/*|samples/*) ;;	# not kbuild objects
+		*.c) [ -f "$TREE/$f" ] && objs+=("${f%.c}.o") ;;
+		esac
 	done
 	: >"$out/$1"
 	[ ${#objs[@]} -eq 0 ] && return 0
@@ -82,7 +85,7 @@ trap - EXIT
 
 # Debian's own amd64 config: the objects the series touches must compile.
 step debian-config
-mapfile -t files < <(git -C "$TREE" diff --name-only --diff-filter=AM base..HEAD -- '*.c')
+mapfile -t files < <(git -C "$TREE" diff --name-only --diff-filter=AM base..HEAD -- '*.c' ':!tools' ':!scripts' ':!samples')
 if [ ${#files[@]} -gt 0 ]; then
 	dkout=$BUILD/kbuild-debian
 	mkdir -p "$dkout"

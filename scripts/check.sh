@@ -27,7 +27,7 @@ record() {	# record RESULT NAME [REASON]
 vmrc=0
 # Slow KUnit cases are benchmarks (make bench), not checks.
 VM_APPEND="kunit.filter=speed>slow" "$TOP"/scripts/vm-run.sh check "${VM_TIMEOUT:-2400}" \
-	"$TOP/scripts/guest-tests.sh ${SELFTESTS[*]}" || vmrc=$?
+	"RESULTS=$res $TOP/scripts/guest-tests.sh ${SELFTESTS[*]}" || vmrc=$?
 console=$res/check.console
 [ -f "$console" ] || die "no console log"
 
@@ -83,7 +83,7 @@ done
 
 # 4. Kernel splats anywhere in the run.
 step console
-if grep -nE "WARNING: CPU|BUG:|KASAN|UBSAN|possible circular locking|unreferenced object|Kernel panic|Oops:" "$console" >"$res/splats"; then
+if grep -nE "WARNING:|BUG:|KASAN|KFENCE|UBSAN|ODEBUG|possible circular locking|inconsistent lock state|unreferenced object|Kernel panic|Oops:" "$console" >"$res/splats"; then
 	record FAIL console "kernel reports in the VM console (first: $(head -n1 "$res/splats" | cut -c1-120))"
 else
 	record PASS console:no-kernel-splats

@@ -5,7 +5,7 @@
 set -u
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 top=$(cd "$(dirname "$0")/.." && pwd)
-out=$top/build/results/ktap
+out=${RESULTS:-$top/build/results}/ktap
 mkdir -p "$out"
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 echo 64 >/proc/sys/vm/nr_hugepages
@@ -20,3 +20,12 @@ for t in "$@"; do
 	echo "### $t: exit $rc in $(( $(date +%s) - start ))s"
 	echo "$rc" >"$out/$name.rc"
 done
+
+# With kmemleak, look for leaks now that the tests are done; reports go to
+# the console, where check.sh looks for them.
+if [ -w /sys/kernel/debug/kmemleak ]; then
+	echo scan >/sys/kernel/debug/kmemleak
+	sleep 5
+	echo scan >/sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak
+fi

@@ -9,7 +9,7 @@ TREE=$BUILD/linux		# kernel work tree: base + series, git
 KOUT=${KOUT:-$BUILD/kbuild}	# kbuild output (O=) for the VM kernel
 DL=$BUILD/dl			# downloaded .deb packages
 TOOLS=$BUILD/tools		# unpacked sid packages (virtme-ng, liburing)
-RESULTS=$BUILD/results		# KTAP, console logs, summaries
+RESULTS=${RESULTS:-$BUILD/results}	# KTAP, console logs, summaries
 PATCHES=$TOP/patches
 JOBS=${JOBS:-$(nproc)}
 export PATH=$TOOLS/vng/usr/bin:$PATH
