@@ -5,33 +5,11 @@
 # same amount sent from a udmabuf. Prints throughput and netdevsim's netmem
 # counters.
 set -eu
-export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 top=$(cd "$(dirname "$0")/.." && pwd)
 ncdevmem=$top/build/kselftest/drivers/net/hw/ncdevmem
 bytes=${DEMO_BYTES:-$((1 << 30))}
 mib=$((bytes >> 20))
-
-mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-
-# Two netdevsim devices with 2 queues each; the second goes to netns "peer".
-echo "1 1 2" >/sys/bus/netdevsim/new_device
-echo "2 1 2" >/sys/bus/netdevsim/new_device
-udevadm settle 2>/dev/null || sleep 1
-lo=$(ls /sys/bus/netdevsim/devices/netdevsim1/net/)
-pe=$(ls /sys/bus/netdevsim/devices/netdevsim2/net/)
-ip netns add peer
-ip link set "$pe" netns peer
-exec 3</proc/self/ns/net 4</run/netns/peer
-echo "3:$(cat /sys/class/net/"$lo"/ifindex) 4:$(ip netns exec peer cat /sys/class/net/"$pe"/ifindex)" \
-	>/sys/bus/netdevsim/link_device
-ip -6 addr add 2001:db8::1/64 dev "$lo" nodad
-ip link set "$lo" up
-ip netns exec peer ip -6 addr add 2001:db8::2/64 dev "$pe" nodad
-ip netns exec peer ip link set "$pe" up
-dfs=/sys/kernel/debug/netdevsim/netdevsim1/ports/0/netmem
-counter() { awk -v k="$1" '$1 == k { print $2 }' "$dfs"; }
-rate() { awk -v b="$1" -v ms="$2" 'BEGIN { printf "%.1f MiB/s", b / 1048576 / (ms / 1000) }'; }
-now_ms() { date +%s%3N; }
+. "$top"/scripts/guest-nsim-pair.sh
 
 echo "devmem RX: $mib MiB from the peer into a udmabuf bound to $lo queue 1"
 before_niovs=$(counter rx_niovs)
@@ -39,10 +17,7 @@ before_skbs=$(counter rx_hds_skbs)
 "$ncdevmem" -l -f "$lo" -s 2001:db8::1 -c 2001:db8::2 -p 5201 -v 7 -Q \
 	2>/tmp/ncdevmem-rx.log &
 rx=$!
-for _ in $(seq 100); do
-	ss -Htln 'sport = :5201' | grep -q . && break
-	sleep 0.1
-done
+wait_listen 5201
 start=$(now_ms)
 ip netns exec peer bash -c "yes \$(echo -e '\\x01\\x02\\x03\\x04\\x05\\x06') |
 	head -c $bytes | socat -u - TCP6:[2001:db8::1]:5201,bind=[2001:db8::2]:5201"
@@ -60,10 +35,7 @@ before_skbs=$(counter tx_skbs)
 before_frags=$(counter tx_frags)
 ip netns exec peer bash -c "socat -u TCP6-LISTEN:5202 - | wc -c >/tmp/socat-tx.count" &
 rxpeer=$!
-for _ in $(seq 100); do
-	ip netns exec peer ss -Htln 'sport = :5202' | grep -q . && break
-	sleep 0.1
-done
+wait_listen 5202 peer
 start=$(now_ms)
 python3 -c "
 import sys

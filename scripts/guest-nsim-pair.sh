@@ -1,0 +1,37 @@
+# Sourced inside the VM by the demo and the benchmarks: two linked
+# netdevsim devices with 2 queues each, the second in network namespace
+# "peer"; 2001:db8::1 on $lo, 2001:db8::2 on $pe. Provides $dfs (the local
+# port's netmem counters), counter NAME, rate BYTES MS and now_ms.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+echo "1 1 2" >/sys/bus/netdevsim/new_device
+echo "2 1 2" >/sys/bus/netdevsim/new_device
+udevadm settle 2>/dev/null || sleep 1
+lo=$(ls /sys/bus/netdevsim/devices/netdevsim1/net/)
+pe=$(ls /sys/bus/netdevsim/devices/netdevsim2/net/)
+ip netns add peer
+ip link set "$pe" netns peer
+exec 3</proc/self/ns/net 4</run/netns/peer
+echo "3:$(cat /sys/class/net/"$lo"/ifindex) 4:$(ip netns exec peer cat /sys/class/net/"$pe"/ifindex)" \
+	>/sys/bus/netdevsim/link_device
+exec 3<&- 4<&-
+ip -6 addr add 2001:db8::1/64 dev "$lo" nodad
+ip link set "$lo" up
+ip netns exec peer ip -6 addr add 2001:db8::2/64 dev "$pe" nodad
+ip netns exec peer ip link set "$pe" up
+dfs=/sys/kernel/debug/netdevsim/netdevsim1/ports/0/netmem
+
+counter() { awk -v k="$1" '$1 == k { print $2 }' "$dfs"; }
+rate() { awk -v b="$1" -v ms="$2" 'BEGIN { printf "%.1f MiB/s", b / 1048576 / (ms / 1000) }'; }
+now_ms() { date +%s%3N; }
+
+# wait_listen PORT [NETNS]: until something listens on PORT
+wait_listen() {
+	local i
+	for i in $(seq 100); do
+		${2:+ip netns exec "$2"} ss -Htln "sport = :$1" | grep -q . && return 0
+		sleep 0.1
+	done
+	return 1
+}
