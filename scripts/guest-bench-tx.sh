@@ -2,8 +2,8 @@
 # Runs inside the VM (see bench.sh): devmem TX over two netdevsim peers from
 # a udmabuf backed by 2 MiB huge pages, BENCH_TX_BYTES at each netmem TX
 # frag limit in BENCH_TX_LIMITS (netdevsim's debugfs knob; a kernel without
-# it runs once, as "none"). Prints one line per run: packets, frags and the
-# sender's (ncdevmem's) system CPU.
+# it runs once, as "none"). Prints one line per run: packets, frags, the
+# sender's (ncdevmem's) system CPU and the CPU time it spent in sendmsg().
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 ncdevmem=$top/build/kselftest/drivers/net/hw/ncdevmem
@@ -42,8 +42,9 @@ sys.exit(r.returncode)' "$ncdevmem" -f "$lo" -s 2001:db8::2 -p $port -H \
 	got=$(cat /tmp/bench-tx.count)
 	[ "$got" = "$bytes" ] || { echo "bench tx $limit: peer got $got of $bytes"; exit 1; }
 	stime=$(sed -n 's/.*stime_us=\([0-9]*\).*/\1/p' /tmp/bench-tx.log)
+	sendmsg=$(sed -n 's/.*sendmsg_cpu_us=\([0-9]*\).*/\1/p' /tmp/bench-tx.log)
 	echo "bench: devmem_tx limit=$limit bytes=$got skbs=$(counter tx_skbs)" \
 	     "frags=$(counter tx_frags) max_skb_frags=$(counter tx_max_skb_frags)" \
-	     "max_frag=$(counter tx_max_frag) stime_us=$stime ms=$ms"
+	     "max_frag=$(counter tx_max_frag) stime_us=$stime sendmsg_us=$sendmsg ms=$ms"
 done
 echo "bench tx: ok"
