@@ -112,7 +112,7 @@ if [ ${#files[@]} -gt 0 ]; then
 	for f in "${files[@]}"; do
 		o=${f##*/}; o=${o%.c}.o
 		sym=$(grep -wF "$o" "$TREE/${f%/*}/Makefile" 2>/dev/null |
-		      grep -o 'CONFIG_[A-Z0-9_]*' | head -n1)
+		      grep -o 'CONFIG_[A-Z0-9_]*' | head -n1 || true)
 		if [ -n "$sym" ] && ! grep -qE "^$sym=[ym]" "$dkout/.config"; then
 			off+=("${f%.c}.o ($sym off)")
 		else
