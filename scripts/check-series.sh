@@ -65,8 +65,8 @@ for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 	new_w=$(comm -13 <(grep 'warning:' "$out/$tag.before.w1" | sed 's/:[0-9]*:[0-9]*:/:/' | sort -u) \
 	                 <(grep 'warning:' "$out/$tag.after.w1" | sed 's/:[0-9]*:[0-9]*:/:/' | sort -u))
 	[ -z "$new_w" ] || { problems+=("new W=1 warnings"); echo "$new_w" >"$out/$tag.new-w1"; }
-	new_d=$(comm -13 <(sed 's/:[0-9]*//' "$out/$tag.before.doc" | sort -u) \
-	                 <(sed 's/:[0-9]*//' "$out/$tag.after.doc" | sort -u))
+	new_d=$(comm -13 <(sed 's/:[0-9][0-9]*//' "$out/$tag.before.doc" | sort -u) \
+	                 <(sed 's/:[0-9][0-9]*//' "$out/$tag.after.doc" | sort -u))
 	[ -z "$new_d" ] || { problems+=("new kernel-doc warnings"); echo "$new_d" >"$out/$tag.new-doc"; }
 	git -C "$TREE" format-patch -1 --stdout "$c" |
 		"$TREE/scripts/checkpatch.pl" --strict --quiet --no-tree --show-types \
