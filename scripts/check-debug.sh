@@ -13,4 +13,6 @@ start=$SECONDS
 kmake bzImage >"$BUILD/kernel-debug-build.log" 2>&1 ||
 	die "debug kernel build failed (see build/kernel-debug-build.log)"
 echo "debug kernel built in $((SECONDS - start))s"
-VM_MEM=${VM_MEM:-6G} VM_TIMEOUT=${VM_TIMEOUT:-4800} "$TOP"/scripts/check.sh
+# KASAN and lockdep slow the guest down several times: longer time limits
+VM_MEM=${VM_MEM:-6G} VM_TIMEOUT=${VM_TIMEOUT:-6000} TEST_TIMEOUT=${TEST_TIMEOUT:-2400} \
+	"$TOP"/scripts/check.sh

@@ -6,9 +6,9 @@
 . "$(dirname "$0")/lib.sh"
 
 # drv-net selftests run in the VM, relative to tools/testing/selftests/drivers/net.
-SELFTESTS=(ping.py hw/devmem.py hw/devmem_nsim.py hw/iou-zcrx.py)
+SELFTESTS=(ping.py hw/devmem.py hw/devmem_nsim.py hw/devmem_stress.py hw/iou-zcrx.py)
 # Tests whose SKIP is a failure: they must run on netdevsim.
-REQUIRED=(hw/devmem.py hw/devmem_nsim.py hw/iou-zcrx.py)
+REQUIRED=(hw/devmem.py hw/devmem_nsim.py hw/devmem_stress.py hw/iou-zcrx.py)
 # Cases of required tests that may still SKIP ("test:case"), and why.
 ALLOWED_SKIPS=()
 
@@ -25,7 +25,7 @@ record() {	# record RESULT NAME [REASON]
 vmrc=0
 # Slow KUnit cases are benchmarks (make bench), not checks.
 VM_APPEND="kunit.filter=speed>slow" "$TOP"/scripts/vm-run.sh check "${VM_TIMEOUT:-2400}" \
-	"RESULTS=$res $TOP/scripts/guest-tests.sh ${SELFTESTS[*]}" || vmrc=$?
+	"RESULTS=$res TEST_TIMEOUT=${TEST_TIMEOUT:-600} $TOP/scripts/guest-tests.sh ${SELFTESTS[*]}" || vmrc=$?
 console=$res/check.console
 [ -f "$console" ] || die "no console log"
 
