@@ -13,6 +13,7 @@ start=$SECONDS
 kmake bzImage >"$BUILD/kernel-debug-build.log" 2>&1 ||
 	die "debug kernel build failed (see build/kernel-debug-build.log)"
 echo "debug kernel built in $((SECONDS - start))s"
+step check
 # KASAN and lockdep slow the guest down several times: longer time limits
 VM_MEM=${VM_MEM:-6G} VM_TIMEOUT=${VM_TIMEOUT:-6000} TEST_TIMEOUT=${TEST_TIMEOUT:-2400} \
 	"$TOP"/scripts/check.sh
