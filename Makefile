@@ -6,6 +6,8 @@ S := scripts
 .PHONY: all deps tree export build kernel drivers selftests demo check \
 	check-series check-debug bench clean
 
+# make -j N: every target that needs the kernel depends on build, and
+# build/linux on deps, so the steps run in order whatever N is.
 all: build demo
 
 deps:
@@ -19,7 +21,9 @@ tree: deps
 export:
 	@$(S)/export.sh
 
-build/linux/.git:
+# Order-only: deps (phony) must run first, but must not make an existing
+# tree out of date (make-tree.sh would re-apply patches/ every time).
+build/linux/.git: | deps
 	@$(S)/make-tree.sh
 
 build: deps build/linux/.git
@@ -27,7 +31,9 @@ build: deps build/linux/.git
 	@$(S)/build-drivers.sh
 	@$(S)/build-selftests.sh
 
-demo:
+# On an existing build, the build step is incremental (a no-op when
+# nothing changed), as for check: the demo runs the tree's kernel.
+demo: build
 	@$(S)/demo.sh
 
 check: build

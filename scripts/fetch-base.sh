@@ -1,38 +1,116 @@
 #!/bin/bash
-# Download Debian's linux-source-7.2 (any 7.2.y), linux-config-7.2, and the
-# sid-only test tools (virtme-ng, liburing 2.15) into build/dl, through a
-# private apt configuration that adds sid and trixie-backports using the
-# archive address this machine's apt sources already name.
+# Download Debian's linux-source-7.2 and linux-config-7.2 (the highest 7.2.y
+# there is, both at that version) and the sid-only test tools (virtme-ng,
+# liburing >= 2.10) into build/dl, through a private apt configuration in
+# build/apt that adds sid, trixie-backports and <codename>-backports from
+# the archive this machine's apt sources name (apt-archive.sh). What is
+# already in build/dl is not fetched again: a second run stays offline.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
+with_apt_lock "$@"
 
 step fetch
-pkgs=(linux-source-7.2 linux-config-7.2 virtme-ng liburing-dev liburing2)
-have=1
-for p in "${pkgs[@]}"; do
-	ls "$DL/${p}_"*.deb >/dev/null 2>&1 || have=0
-done
-if [ $have -eq 0 ]; then
-	uri=$({ cat /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null || true; } |
-	      grep -v '^[[:space:]]*#' | grep -v security |
-	      grep -oE '(https?|file)://[^ ]*/debian/?( |$)' | head -n1 | tr -d ' ' || true)
-	[ -n "$uri" ] || die "no Debian archive address in /etc/apt/sources*"
+shopt -s nullglob
+mkdir -p "$DL"
+# cached PKG [VERSION]: the newest .deb of PKG in build/dl (at VERSION)
+cached() {
+	local v=${2:-*}
+	v=${v//:/%3a}	# an epoch's colon, as apt-get download names the file
+	# shellcheck disable=SC2206 # unquoted on purpose: VERSION may be a glob
+	local debs=("$DL/$1"_${v}_*.deb)
+	[ ${#debs[@]} -gt 0 ] || return 1
+	printf '%s\n' "${debs[@]}" | sort -V | tail -n1
+}
+version() { dpkg-deb -f "$1" Version; }
+
+# What is missing: the kernel pair at one version, virtme-ng, liburing.
+need_kernel=1 need_vng=1 need_uring=1
+if src=$(cached linux-source-7.2 '7.2.*') &&
+   cached linux-config-7.2 "$(version "$src")" >/dev/null; then
+	need_kernel=0
+fi
+cached virtme-ng >/dev/null && need_vng=0
+if dev=$(cached liburing-dev) && cached liburing2 "$(version "$dev")" >/dev/null; then
+	need_uring=0
+fi
+
+if [ $need_kernel$need_vng$need_uring != 000 ]; then
+	step apt
+	uri=$("$TOP"/scripts/apt-archive.sh) || exit 1	# it said why
+	suites=(sid trixie-backports)
+	[ "$CODENAME" = trixie ] || suites+=("$CODENAME-backports")
 	apt=$BUILD/apt
-	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$DL"
+	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
 	key=/usr/share/keyrings/debian-archive-keyring.gpg
-	{
-		echo "deb [signed-by=$key] $uri sid main"
-		echo "deb [signed-by=$key] $uri trixie-backports main"
-	} >"$apt/sources.list"
+	for s in "${suites[@]}"; do
+		echo "deb [signed-by=$key] $uri $s main"
+	done >"$apt/sources.list"
 	opts=(-o Dir::Etc::SourceList="$apt/sources.list"
 	      -o Dir::Etc::SourceParts=/dev/null
 	      -o Dir::State::Lists="$apt/lists"
 	      -o Dir::Cache="$apt/cache"
+	      -o Acquire::Languages=none
 	      -o APT::Sandbox::User=root -q)
 	apt-get "${opts[@]}" update >"$apt/update.log" 2>&1 ||
-		die "apt-get update of sid/trixie-backports failed (see $apt/update.log)"
-	(cd "$DL" && apt-get "${opts[@]}" download "${pkgs[@]}") ||
-		die "could not download ${pkgs[*]}"
+		die "apt-get update of ${suites[*]} from $uri failed (see build/apt/update.log)"
+	# versions PKG: the versions the private apt offers, one a line
+	versions() {
+		apt-cache "${opts[@]}" madison "$1" | awk -F'|' '{ gsub(/ /, "", $2); print $2 }'
+	}
+	candidate() {
+		apt-cache "${opts[@]}" policy "$1" | awk '$1 == "Candidate:" && $2 != "(none)" { print $2 }'
+	}
+	get=()
+	if [ $need_kernel = 1 ]; then
+		kver=$(versions linux-source-7.2 | grep '^7\.2\.' | sort -V | tail -n1 || true)
+		if [ -z "$kver" ]; then
+			found=$(apt-cache "${opts[@]}" pkgnames linux-source- | sort |
+				xargs -r apt-cache "${opts[@]}" madison |
+				awk -F'|' '{ gsub(/ /, "", $1); gsub(/ /, "", $2); split($3, w, " ");
+					printf " %s %s (%s)", $1, $2, w[2] }')
+			die "no linux-source-7.2 (any 7.2.y) in ${suites[*]} of $uri;" \
+				"linux-source-* found:${found:- none}"
+		fi
+		cfg=$(versions linux-config-7.2)
+		grep -qxF "$kver" <<<"$cfg" ||
+			die "linux-source-7.2 $kver but no linux-config-7.2 $kver in ${suites[*]} of $uri"
+		get+=(linux-source-7.2="$kver" linux-config-7.2="$kver")
+	fi
+	if [ $need_vng = 1 ]; then
+		v=$(candidate virtme-ng)
+		[ -n "$v" ] || die "no virtme-ng in ${suites[*]} of $uri"
+		get+=(virtme-ng="$v")
+	fi
+	if [ $need_uring = 1 ]; then
+		v=$(candidate liburing-dev)
+		[ -n "$v" ] || die "no liburing-dev in ${suites[*]} of $uri"
+		dpkg --compare-versions "$v" ge 2.10 ||
+			die "liburing-dev in ${suites[*]} of $uri is $v: iou-zcrx needs >= 2.10"
+		get+=(liburing-dev="$v" liburing2="$v")
+	fi
+
+	step download
+	# Into partial/ first: a .deb in build/dl is always a whole one.
+	rm -rf "$DL/partial"
+	mkdir -p "$DL/partial"
+	: >"$apt/download.log"
+	for p in "${get[@]}"; do
+		cached "${p%%=*}" "${p#*=}" >/dev/null && continue
+		echo "downloading $p"
+		(cd "$DL/partial" && apt-get "${opts[@]}" download "$p" >>"$apt/download.log" 2>&1) ||
+			die "could not download $p from $uri (see build/apt/download.log)"
+		# One version of each package, so that every script's glob (some
+		# take the newest, some the last in ls order) finds the same .deb.
+		rm -f "$DL/${p%%=*}"_*.deb
+		mv "$DL"/partial/*.deb "$DL"/
+	done
+	rmdir "$DL/partial"
 fi
-deb=$(ls "$DL"/linux-source-7.2_7.2.*.deb | sort -V | tail -n1)
-ver=${deb##*/linux-source-7.2_}
-echo "base: linux-source-7.2 ${ver%_all.deb}"
+
+step verify
+src=$(cached linux-source-7.2 '7.2.*')
+dev=$(cached liburing-dev)
+uver=$(version "$dev")
+dpkg --compare-versions "$uver" ge 2.10 ||
+	die "liburing $uver in build/dl: iou-zcrx needs >= 2.10 (rm build/dl/liburing* to fetch again)"
+echo "base: linux-source-7.2 $(version "$src")"

@@ -2,7 +2,10 @@
 # Install the host packages the harness needs (Debian bookworm), and unpack
 # the sid-only tools (virtme-ng, liburing 2.15) fetched by fetch-base.sh into
 # build/tools without installing them system-wide.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
+mkdir -p "$BUILD"
+with_apt_lock "$@"
 
 step deps
 pkgs=(build-essential flex bison bc libelf-dev libssl-dev dwarves cpio rsync
@@ -10,24 +13,35 @@ pkgs=(build-essential flex bison bc libelf-dev libssl-dev dwarves cpio rsync
       python3-argcomplete
       qemu-system-x86 udev busybox-static ethtool socat iputils-ping iproute2
       libmnl-dev pkg-config xz-utils clang llvm)
-missing=()
-for p in "${pkgs[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-		missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	echo "installing: ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
+export DEBIAN_FRONTEND=noninteractive
+log=$BUILD/apt-install.log
+: >"$log"
+# Always the whole list, so that the install path runs everywhere, not
+# only where something is missing. --no-upgrade: a no-op when all is there
+# (no upgrades of the host's packages as a side effect of make).
+apt_install() {
+	apt-get install -y -q --no-install-recommends --no-upgrade \
+		-o DPkg::Lock::Timeout=300 "${pkgs[@]}" >>"$log" 2>&1
+}
+if ! apt_install; then
+	# Package lists stale or absent (a fresh machine): update, once.
+	echo "apt-get install failed: updating the package lists and trying again"
 	apt-get update -q >"$BUILD/apt-update.log" 2>&1 ||
-		die "apt-get update failed (see build/apt-update.log)"
-	apt-get install -y -q --no-install-recommends "${missing[@]}" \
-		>"$BUILD/apt-install.log" 2>&1 ||
-		die "apt-get install ${missing[*]} failed (see build/apt-install.log)"
+		{ tail -n 5 "$BUILD/apt-update.log" >&2; die "apt-get update failed (see build/apt-update.log)"; }
+	apt_install ||
+		{ tail -n 5 "$log" >&2; die "apt-get install ${pkgs[*]} failed (see build/apt-install.log, build/apt-update.log)"; }
 fi
+"$PYTHON" -c 'import yaml, jsonschema, requests, argcomplete' ||
+	die "$PYTHON lacks the modules of python3-yaml/-jsonschema/-requests/-argcomplete"
 
-"$TOP"/scripts/fetch-base.sh >/dev/null
+"$TOP"/scripts/fetch-base.sh
+
+step unpack
+shopt -s nullglob
 for p in virtme-ng liburing-dev liburing2; do
-	deb=$(ls "$DL/${p}_"*.deb | tail -n1)
+	debs=("$DL/${p}_"*.deb)
+	[ ${#debs[@]} -gt 0 ] || die "no $p in build/dl"
+	deb=$(printf '%s\n' "${debs[@]}" | sort -V | tail -n1)
 	stamp=$TOOLS/.$(basename "$deb").unpacked
 	[ -f "$stamp" ] && continue
 	case $p in virtme-ng) dest=$TOOLS/vng ;; *) dest=$TOOLS/uring ;; esac
@@ -38,4 +52,6 @@ done
 # Link iou-zcrx statically: a directory holding only liburing.a.
 mkdir -p "$TOOLS/uring/static"
 cp -u "$TOOLS"/uring/usr/lib/x86_64-linux-gnu/liburing.a "$TOOLS/uring/static/"
-echo "deps: ok (virtme-ng $(ls "$DL"/virtme-ng_*.deb | sed 's/.*_\(.*\)_all.deb/\1/'), liburing $(ls "$DL"/liburing-dev_*.deb | sed 's/.*_\(.*\)_amd64.deb/\1/'))"
+
+"$TOP"/scripts/versions.sh
+echo "deps: ok (versions in build/results/versions)"

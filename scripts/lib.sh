@@ -1,5 +1,6 @@
 # Shared settings for the harness scripts; sourced, never run.
 # shellcheck shell=bash
+# shellcheck disable=SC2034 # the settings are for the scripts that source this
 
 set -euo pipefail
 
@@ -13,6 +14,12 @@ RESULTS=${RESULTS:-$BUILD/results}	# KTAP, console logs, summaries
 PATCHES=$TOP/patches
 JOBS=${JOBS:-$(nproc)}
 export PATH=$TOOLS/vng/usr/bin:$PATH
+# The python that Debian's python3-* packages install for: PATH may have
+# another python3 first (pyenv).
+export PYTHON=/usr/bin/python3
+# The release this machine runs (bookworm): its archive entry is the one
+# fetch-base.sh extends, and its backports suite is added there.
+CODENAME=${CODENAME:-$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release | tr -d '"')}
 
 # The project's identity for commits in the work tree.
 PROJECT_NAME="Seed b9697186 maintainers"
@@ -38,8 +45,22 @@ die() {
 	exit 1
 }
 
+# shellcheck disable=SC2154 # rc is set by the trap itself
 trap 'rc=$?; [ $rc -eq 0 ] || printf "FAILED [%s]: exit %d at %s:%d\n" "$STEP" "$rc" "${BASH_SOURCE[0]##*/}" "$LINENO" >&2' ERR
 
 kmake() {
 	make -C "$TREE" O="$KOUT" -j"$JOBS" CC="ccache gcc" "$@"
+}
+
+# with_apt_lock "$@": re-run the calling script holding build/apt.lock, so
+# that two apt runs of the harness (make -j, make-tree.sh next to
+# install-deps.sh) never overlap. The lock stays with flock (-o): a daemon
+# that a package's postinst starts must not inherit it.
+with_apt_lock() {
+	[ -z "${HARNESS_APT_LOCKED:-}" ] || return 0
+	mkdir -p "$BUILD"
+	flock -n "$BUILD/apt.lock" true ||
+		echo "waiting for build/apt.lock (another apt run of the harness)" >&2
+	export HARNESS_APT_LOCKED=1
+	exec flock -o "$BUILD/apt.lock" "$BASH" "$0" "$@"
 }

@@ -1,0 +1,24 @@
+#!/bin/bash
+# Print the versions the harness uses, and keep them in
+# build/results/versions: the .debs in build/dl (the newest of each, as
+# make-tree.sh and install-deps.sh take them) and the installed qemu.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+step versions
+shopt -s nullglob
+mkdir -p "$RESULTS"
+out=$RESULTS/versions
+{
+	for p in linux-source-7.2 linux-config-7.2 virtme-ng liburing-dev liburing2; do
+		debs=("$DL/${p}_"*.deb)
+		[ ${#debs[@]} -gt 0 ] || die "no $p in build/dl: run 'make deps'"
+		deb=$(printf '%s\n' "${debs[@]}" | sort -V | tail -n1)
+		echo "$p $(dpkg-deb -f "$deb" Version)"
+	done
+	echo "qemu-system-x86 $(dpkg-query -W -f='${Version}' qemu-system-x86)"
+	q=$(qemu-system-x86_64 --version)
+	echo "qemu-system-x86_64 ${q%%$'\n'*}"
+} >"$out.tmp"
+mv "$out.tmp" "$out"
+sed 's/^/  /' "$out"
