@@ -6,14 +6,15 @@ S := scripts
 .PHONY: all deps tree export build kernel drivers selftests demo check \
 	check-series check-debug bench clean
 
-# make -j N: every target that needs the kernel depends on build, and
-# build/linux on deps, so the steps run in order whatever N is.
+# make -j N: every target that needs the kernel depends on build, build
+# on tree and tree on deps, so the steps run in order whatever N is.
 all: build demo
 
 deps:
 	@$(S)/install-deps.sh
 
-# (Re)create build/linux: base + patches/ (refuses to drop unexported work).
+# build/linux = base + patches/: (re)applied when patches/ changed, never
+# dropping work that was not exported (FORCE=1 does).
 tree: deps
 	@$(S)/make-tree.sh
 
@@ -21,12 +22,9 @@ tree: deps
 export:
 	@$(S)/export.sh
 
-# Order-only: deps (phony) must run first, but must not make an existing
-# tree out of date (make-tree.sh would re-apply patches/ every time).
-build/linux/.git: | deps
-	@$(S)/make-tree.sh
-
-build: deps build/linux/.git
+# Everything that builds or tests goes through tree: what it tests is
+# always what patches/ holds.
+build: tree
 	@$(S)/build-kernel.sh
 	@$(S)/build-drivers.sh
 	@$(S)/build-selftests.sh
@@ -39,7 +37,7 @@ demo: build
 check: build
 	@$(S)/check.sh
 
-check-series: deps build/linux/.git
+check-series: tree
 	@$(S)/check-series.sh
 
 # The same tests on a kernel with KASAN, lockdep, kmemleak and friends.

@@ -4,6 +4,8 @@
 # patches/, then print every result, every SKIP with its reason, and the
 # closing line "N passed, N failed, N skipped".
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=postings.sh
+. "$(dirname "$0")/postings.sh"
 
 # drv-net selftests run in the VM, relative to tools/testing/selftests/drivers/net.
 SELFTESTS=(ping.py hw/devmem.py hw/devmem_nsim.py hw/devmem_stress.py hw/iou-zcrx.py)
@@ -31,9 +33,9 @@ console=$res/check.console
 
 # 2. KUnit: the TAP the kernel printed at boot, parsed by the kernel's tool.
 step kunit
-python3 "$TREE/tools/testing/kunit/kunit.py" parse --json="$res/kunit.json" \
+"$PYTHON" "$TREE/tools/testing/kunit/kunit.py" parse --json="$res/kunit.json" \
 	<"$console" >"$res/kunit.txt" 2>&1 || true
-python3 - "$res/kunit.json" >>"$sum" <<'PY' || record FAIL kunit "no KUnit results in the console"
+"$PYTHON" - "$res/kunit.json" >>"$sum" <<'PY' || record FAIL kunit "no KUnit results in the console"
 import json, sys
 top = json.load(open(sys.argv[1]))
 n = 0
@@ -91,15 +93,16 @@ fi
 # updating?") is ignored: the series adds files only in directories that
 # MAINTAINERS entries already cover with globs.
 step checkpatch
-for p in $(grep -v '^#' "$PATCHES/series" 2>/dev/null); do
+mkdir -p "$res/checkpatch"
+for p in $(patch_files); do
+	log=$res/checkpatch/${p//\//_}.txt
 	# On stdin: given the path of a file git tracks, checkpatch checks it
 	# as a source file, not as a patch.
 	if "$TREE/scripts/checkpatch.pl" --strict --quiet --no-tree --show-types \
-		--ignore FILE_PATH_CHANGES - <"$PATCHES/$p" \
-		>"$res/checkpatch-$p.txt" 2>&1; then
+		--ignore FILE_PATH_CHANGES - <"$PATCHES/$p" >"$log" 2>&1; then
 		record PASS "checkpatch:$p"
 	else
-		record FAIL "checkpatch:$p" "see build/results/checkpatch-$p.txt"
+		record FAIL "checkpatch:$p" "see ${log#"$TOP"/}"
 	fi
 done
 
@@ -107,7 +110,7 @@ done
 # in-tree generator rewrites only files whose output differs.
 step ynl-regen
 gen=$(git -C "$TREE" grep -l '^/\* YNL-GEN')
-if (cd "$TREE" && tools/net/ynl/ynl-regen.sh -f >"$res/ynl-regen.txt" 2>&1) &&
+if (cd "$TREE" && PATH=/usr/bin:$PATH tools/net/ynl/ynl-regen.sh -f >"$res/ynl-regen.txt" 2>&1) &&
    git -C "$TREE" diff --quiet -- $gen; then
 	record PASS ynl-regen:no-diff
 else

@@ -16,7 +16,7 @@ rm -f "$BUILD"/accel.*
 accel=tcg why="no usable /dev/kvm"
 if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 	out=$(PYTHONPATH=$TOOLS/vng/usr/lib/python3/dist-packages \
-	      timeout -k 5 40 /usr/bin/python3 "$TOOLS/vng/usr/bin/vng" \
+	      timeout -k 5 40 "$PYTHON" "$TOOLS/vng/usr/bin/vng" \
 	      --run "$KOUT/arch/x86/boot/bzImage" --user root --disable-microvm \
 	      --force-9p --exec 'echo accel-probe-ok' </dev/null 2>&1 || true)
 	if grep -q accel-probe-ok <<<"$out"; then

@@ -13,10 +13,11 @@ TOOLS=$BUILD/tools		# unpacked sid packages (virtme-ng, liburing)
 RESULTS=${RESULTS:-$BUILD/results}	# KTAP, console logs, summaries
 PATCHES=$TOP/patches
 JOBS=${JOBS:-$(nproc)}
-export PATH=$TOOLS/vng/usr/bin:$PATH
 # The python that Debian's python3-* packages install for: PATH may have
-# another python3 first (pyenv).
+# another python3 first (pyenv), so the system's directories go first,
+# for scripts run through "#!/usr/bin/env python3" (ynl, kunit.py) too.
 export PYTHON=/usr/bin/python3
+export PATH=$TOOLS/vng/usr/bin:/usr/local/sbin:/usr/sbin:/sbin:/usr/bin:/bin:$PATH
 # The release this machine runs (bookworm): its archive entry is the one
 # fetch-base.sh extends, and its backports suite is added there.
 CODENAME=${CODENAME:-$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release | tr -d '"')}

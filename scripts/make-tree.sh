@@ -1,10 +1,20 @@
 #!/bin/bash
-# (Re)create build/linux: the pristine base as the first commit, tagged
-# 'base', with patches/ applied on top by git am.  The unpacked base is kept
-# as that git repository, so a second run only resets and re-applies.
+# Bring build/linux in line with patches/: the pristine base as the first
+# commit, tagged 'base', then every posting of patches/series (an empty
+# commit with its cover letter, then its patches, applied by git am).
+#
+# Run before every build, so that what is built and tested is always what
+# patches/ holds. When build/linux already matches patches/ nothing is
+# done. When patches/ changed since the tree was last applied or exported
+# and build/linux has no work of its own, patches/ is applied again.
+# Work in build/linux (uncommitted edits, or commits not exported) is
+# never thrown away: the script stops and says what to do, unless FORCE=1.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=postings.sh
+. "$(dirname "$0")/postings.sh"
 
-"$TOP"/scripts/fetch-base.sh
+"$TOP"/scripts/fetch-base.sh >/dev/null
 
 if ! git -C "$TREE" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 	step unpack
@@ -16,7 +26,7 @@ if ! git -C "$TREE" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 		tar -xJ -C "$BUILD/unpack"
 	mv "$BUILD/unpack/linux-source-7.2" "$TREE"
 	rmdir "$BUILD/unpack"
-	ver=${deb##*/linux-source-7.2_}; ver=${ver%_all.deb}
+	ver=$(dpkg-deb -f "$deb" Version)
 	git -C "$TREE" init -q -b series
 	git -C "$TREE" config gc.auto 0
 	# Debian's top-level .gitignore ignores everything ("/*"): force-add
@@ -27,25 +37,39 @@ if ! git -C "$TREE" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 	GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z" \
 		git -C "$TREE" commit -q -m "Linux $ver (Debian linux-source-7.2)"
 	git -C "$TREE" tag base
+	rm -f "$STAMP"
 fi
 git -C "$TREE" config user.name "$PROJECT_NAME"
 git -C "$TREE" config user.email "$PROJECT_EMAIL"
 
+step tree
+head=$(git -C "$TREE" rev-parse HEAD)
+base=$(git -C "$TREE" rev-parse base)
+dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
+read -r stamp_head stamp_patches <"$STAMP" 2>/dev/null || { stamp_head=''; stamp_patches=''; }
+if [ "${FORCE:-0}" != 1 ]; then
+	if [ -z "$dirty" ] && [ "$head" != "$base" ] && tree_matches_patches; then
+		tree_stamp
+		echo "tree: build/linux matches patches/ ($(series_commits | grep -c .) patches)"
+		exit 0
+	fi
+	[ -z "$dirty" ] || die "build/linux has uncommitted changes:" \
+		"$(head -n 5 <<<"$dirty" | tr '\n' ' ')- commit and 'make export'," \
+		"or FORCE=1 make tree to throw them away"
+	# Commits made in build/linux since it was last applied or exported
+	# are the only copy of that work.
+	if [ "$head" != "$base" ] && [ "$head" != "$stamp_head" ]; then
+		if [ "$stamp_patches" = "$(patches_hash)" ]; then
+			die "build/linux has commits that are not in patches/:" \
+			    "run 'make export' and commit patches/ (FORCE=1 make tree throws them away)"
+		fi
+		die "both build/linux (commits not exported) and patches/ changed" \
+		    "since the tree was last applied: export or drop one side" \
+		    "(make export, or FORCE=1 make tree)"
+	fi
+fi
 step apply
-# Refuse to throw away work that was never exported.
-if [ "${FORCE:-0}" != 1 ] && [ "$(git -C "$TREE" rev-parse HEAD)" != "$(git -C "$TREE" rev-parse base)" ]; then
-	"$TOP"/scripts/series-matches-tree.sh ||
-		die "build/linux has commits not in patches/: run 'make export' first, or FORCE=1 make tree"
-fi
-git -C "$TREE" am --abort >/dev/null 2>&1 || true
-git -C "$TREE" checkout -q -f -B series base
-n=0
-if [ -s "$PATCHES/series" ]; then
-	while read -r p; do
-		case $p in ''|'#'*) continue ;; esac
-		git -C "$TREE" am -q --keep-cr "$PATCHES/$p" ||
-			die "patch $p does not apply (git am left in progress in build/linux)"
-		n=$((n + 1))
-	done <"$PATCHES/series"
-fi
-echo "tree: base $(git -C "$TREE" log -1 --format=%s base | sed 's/^Linux //') + $n patches"
+n=$(apply_postings)
+tree_stamp
+echo "tree: base $(git -C "$TREE" log -1 --format=%s base | sed 's/^Linux //') +" \
+     "$(grep -c . "$PATCHES/series") postings, $n patches"

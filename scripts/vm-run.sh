@@ -24,7 +24,7 @@ start=$(date +%s)
 rc=0
 PYTHONPATH=$TOOLS/vng/usr/lib/python3/dist-packages \
 	timeout --foreground -k 10 "$limit" \
-	/usr/bin/python3 "$TOOLS/vng/usr/bin/vng" "${args[@]}" </dev/null >"$log" 2>&1 || rc=$?
+	"$PYTHON" "$TOOLS/vng/usr/bin/vng" "${args[@]}" </dev/null >"$log" 2>&1 || rc=$?
 secs=$(($(date +%s) - start))
 echo "vm:$name: exit $rc after ${secs}s ($accel), console in ${log#$TOP/}"
 
