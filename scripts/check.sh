@@ -1,21 +1,24 @@
 #!/bin/bash
 # make check: boot the built kernel once, run the built-in KUnit suites (at
-# boot) and the drv-net selftests on netdevsim, run checkpatch over
-# patches/, then print every result, every SKIP with its reason, and the
-# closing line "N passed, N failed, N skipped".
+# boot) and every program of the drivers/net selftests on netdevsim through
+# the kselftest runner, scan the console for kernel reports, run checkpatch
+# over patches/ and the ynl regeneration check, then print every result,
+# every SKIP with its reason, and the closing line
+# "N passed, N failed, N skipped".
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=postings.sh
 . "$(dirname "$0")/postings.sh"
 
-# drv-net selftests run in the VM, relative to tools/testing/selftests/drivers/net.
-SELFTESTS=(ping.py hw/devmem.py hw/devmem_nsim.py hw/devmem_stress.py hw/iou-zcrx.py)
-# Tests whose SKIP is a failure: they must run on netdevsim.
-REQUIRED=(hw/devmem.py hw/devmem_nsim.py hw/devmem_stress.py hw/iou-zcrx.py)
-# Cases of required tests that may still SKIP ("test:case"), and why.
+# Programs that must run on netdevsim: any SKIP of theirs is a failure.
+# The other programs of the target may skip, for the reason they give.
+REQUIRED=(drivers/net:devmem.py drivers/net:devmem_nsim.py
+	  drivers/net:devmem_stress.py drivers/net:iou-zcrx.py)
+# Cases of required programs that may still SKIP ("program:case"), and why.
 ALLOWED_SKIPS=()
 
 res=$RESULTS
-rm -rf "$res/ktap" "$res/check.console" "$res/summary"
+rm -rf "$res/ktap" "$res/check.console" "$res/summary" "$res/checkpatch"
 mkdir -p "$res/ktap"
 sum=$res/summary
 : >"$sum"
@@ -23,67 +26,101 @@ record() {	# record RESULT NAME [REASON]
 	printf '%s %s%s\n' "$1" "$2" "${3:+ # $3}" >>"$sum"
 }
 
+# The drivers/net programs, as the kselftest install lists them
+list=$BUILD/kselftest/kselftest-list.txt
+[ -f "$list" ] || die "no $list: run 'make build'"
+mapfile -t SELFTESTS < <(grep '^drivers/net:' "$list")
+[ ${#SELFTESTS[@]} -gt 0 ] || die "no drivers/net programs in $list"
+
 # 1. VM: KUnit at boot, then the selftests.
 vmrc=0
 # Slow KUnit cases are benchmarks (make bench), not checks.
-VM_APPEND="kunit.filter=speed>slow" "$TOP"/scripts/vm-run.sh check "${VM_TIMEOUT:-2400}" \
-	"RESULTS=$res TEST_TIMEOUT=${TEST_TIMEOUT:-600} $TOP/scripts/guest-tests.sh ${SELFTESTS[*]}" || vmrc=$?
+VM_APPEND="kunit.filter=speed>slow" "$TOP"/scripts/vm-run.sh check "${VM_TIMEOUT:-5400}" \
+	"RESULTS=$res $TOP/scripts/guest-tests.sh ${SELFTESTS[*]}" || vmrc=$?
 console=$res/check.console
 [ -f "$console" ] || die "no console log"
 
-# 2. KUnit: the TAP the kernel printed at boot, parsed by the kernel's tool.
+# 2. KUnit: the TAP the kernel printed at boot (up to the start of the
+# guest's script, whose selftests print TAP too), parsed by the kernel's
+# tool, whose own verdict counts too (a suite-level "not ok", a crash).
 step kunit
-"$PYTHON" "$TREE/tools/testing/kunit/kunit.py" parse --json="$res/kunit.json" \
-	<"$console" >"$res/kunit.txt" 2>&1 || true
+krc=0
+sed '/virtme-init: starting script/q' "$console" |
+	"$PYTHON" "$TREE/tools/testing/kunit/kunit.py" parse --json="$res/kunit.json" \
+	>"$res/kunit.txt" 2>&1 || krc=$?
 "$PYTHON" - "$res/kunit.json" >>"$sum" <<'PY' || record FAIL kunit "no KUnit results in the console"
 import json, sys
 top = json.load(open(sys.argv[1]))
 n = 0
+def verdict(status):
+    return {"PASS": "PASS", "SKIP": "SKIP"}.get(status, "FAIL")
 def walk(group, path):
     global n
     for tc in group.get("test_cases", []):
-        res = {"PASS": "PASS", "SKIP": "SKIP"}.get(tc.get("status"), "FAIL")
-        print(f"{res} kunit:{'.'.join(path + [tc['name']])}")
+        print(f"{verdict(tc.get('status'))} kunit:{'.'.join(path + [tc['name']])}")
         n += 1
     for sub in group.get("sub_groups", []):
         walk(sub, path + [sub["name"]])
+        if verdict(sub.get("status")) == "FAIL":
+            print(f"FAIL kunit:{'.'.join(path + [sub['name']])} # suite not ok")
 walk(top, [])
 sys.exit(0 if n else 1)
 PY
+[ $krc -eq 0 ] || record FAIL kunit "kunit.py parse exited $krc (see build/results/kunit.txt)"
 
-# 3. Selftests: KTAP per test, one line per case.
+# 3. Selftests: one KTAP per program from the kselftest runner; one line
+# per case, from the program's own KTAP nested in the runner's.
 step selftests
 for t in "${SELFTESTS[@]}"; do
-	f=$res/ktap/${t//\//_}.ktap
+	name=${t//[:\/]/_}
+	f=$res/ktap/$name.ktap retried=
+	if [ -s "$res/ktap/$name.retry.ktap" ]; then
+		f=$res/ktap/$name.retry.ktap retried="failed, then"
+	fi
 	req=0
 	for r in "${REQUIRED[@]}"; do [ "$r" = "$t" ] && req=1; done
 	if [ ! -s "$f" ]; then
 		record FAIL "$t" "did not run (VM exit $vmrc)"
 		continue
 	fi
-	awk -v t="$t" -v req="$req" -v allowed="${ALLOWED_SKIPS[*]}" '
-	/^(not )?ok [0-9]+ / {
-		line = $0; res = "PASS"; reason = ""
-		if (line ~ /^not ok/) res = "FAIL"
-		name = line; sub(/^(not )?ok [0-9]+ /, "", name); sub(/ #.*/, "", name)
+	prog=${t#*:}
+	awk -v t="$prog" -v req="$req" -v allowed="${ALLOWED_SKIPS[*]}" -v retried="$retried" '
+	function result(line, name,    res, reason, ok_skip) {
+		res = line ~ /^not ok/ ? "FAIL" : "PASS"
+		reason = ""
 		if (line ~ /# SKIP/) {
 			reason = line; sub(/.*# SKIP ?/, "", reason)
+			if (reason == "") reason = "no reason given"
 			ok_skip = index(" " allowed " ", " " t ":" name " ")
 			res = req && !ok_skip ? "FAIL" : "SKIP"
-			if (res == "FAIL") reason = "required test skipped: " reason
-		} else if (line ~ /# XFAIL/) res = "PASS"
+			if (res == "FAIL") reason = "required program skipped: " reason
+		} else if (line ~ /# XFAIL/) {
+			res = "PASS"
+		} else if (line ~ /# TIMEOUT/) {
+			reason = line; sub(/.*# /, "", reason)
+		}
+		if (retried != "" && res == "PASS") reason = retried " passed"
 		printf "%s %s:%s%s\n", res, t, name, reason != "" ? " # " reason : ""
-		n++
 	}
-	END { if (!n) printf "FAIL %s # no KTAP results\n", t }' "$f" >>"$sum"
-	rc=$(cat "$res/ktap/${t//\//_}.rc" 2>/dev/null || echo none)
-	case $rc in 0|4) ;; *) grep -q "^FAIL $t" "$sum" ||
-		record FAIL "$t" "exit code $rc" ;; esac
+	/^# (not )?ok [0-9]+ / {	# a case of the program
+		line = substr($0, 3); name = line
+		sub(/^(not )?ok [0-9]+ /, "", name); sub(/ #.*/, "", name)
+		result(line, name); n++
+		next
+	}
+	/^(not )?ok [0-9]+ selftests: / { prog = $0 }	# the runner on the program
+	END {
+		if (prog == "") { printf "FAIL %s # no result from the kselftest runner\n", t; exit }
+		# the program as a whole: its exit code, a timeout, a crash
+		# after its last case, or a skip with no case run
+		if (prog ~ /^not ok/ || !n) result(prog, "program")
+	}' "$f" >>"$sum"
 done
 
-# 4. Kernel splats anywhere in the run.
+# 4. Kernel reports anywhere in the run: splats, and what only prints a
+# line (RCU stalls, hung tasks, page pools that never drain).
 step console
-if grep -nE "WARNING:|BUG:|KASAN|KFENCE|UBSAN|ODEBUG|possible circular locking|inconsistent lock state|unreferenced object|Kernel panic|Oops:" "$console" >"$res/splats"; then
+if grep -nE "WARNING:|BUG:|KASAN|KFENCE|UBSAN|ODEBUG|possible circular locking|inconsistent lock state|unreferenced object|Kernel panic|Oops:|rcu: INFO: rcu_|self-detected stall|rcu_.*detected stalls|blocked for more than [0-9]+ seconds|stalled pool shutdown|page_pool_release_retry" "$console" >"$res/splats"; then
 	record FAIL console "kernel reports in the VM console (first: $(head -n1 "$res/splats" | cut -c1-120))"
 else
 	record PASS console:no-kernel-splats
@@ -110,21 +147,27 @@ done
 # 6. The generated netlink code and uapi headers match the specs: the
 # in-tree generator rewrites only files whose output differs.
 step ynl-regen
-gen=$(git -C "$TREE" grep -l '^/\* YNL-GEN')
-if (cd "$TREE" && PATH=/usr/bin:$PATH tools/net/ynl/ynl-regen.sh -f >"$res/ynl-regen.txt" 2>&1) &&
-   git -C "$TREE" diff --quiet -- $gen; then
+mapfile -t gen < <(git -C "$TREE" grep -l '^/\* YNL-GEN')
+if (cd "$TREE" && tools/net/ynl/ynl-regen.sh -f >"$res/ynl-regen.txt" 2>&1) &&
+   git -C "$TREE" diff --quiet -- "${gen[@]}"; then
 	record PASS ynl-regen:no-diff
 else
 	record FAIL ynl-regen "generated netlink code differs from the specs (git -C build/linux diff)"
 fi
 
 step report
-grep '^SKIP' "$sum" | sed 's/^/  /' | { grep . && true; } >"$res/skips" || true
+grep '^SKIP' "$sum" | sed 's/^/  /' >"$res/skips" || true
 grep '^FAIL' "$sum" | sed 's/^/  /' >"$res/fails" || true
 echo "---- results ($(grep -c . "$sum") checks; full list in build/results/summary)"
-kp=$(grep -c '^PASS kunit:' "$sum" || true)
-echo "KUnit: $kp passed, $(grep -c '^FAIL kunit' "$sum" || true) failed, $(grep -c '^SKIP kunit' "$sum" || true) skipped"
-grep -v 'kunit:' "$sum" | sed 's/^/  /'
+echo "KUnit: $(grep -c '^PASS kunit:' "$sum" || true) passed," \
+     "$(grep -c '^FAIL kunit' "$sum" || true) failed, $(grep -c '^SKIP kunit' "$sum" || true) skipped"
+for t in "${SELFTESTS[@]}"; do
+	prog=${t#*:}
+	echo "$t: $(grep -c "^PASS $prog:" "$sum" || true) passed," \
+	     "$(grep -c "^FAIL $prog:" "$sum" || true) failed," \
+	     "$(grep -c "^SKIP $prog:" "$sum" || true) skipped"
+done
+echo "checkpatch: $(grep -c '^PASS checkpatch:' "$sum" || true) of $(patch_files | grep -c .) patches clean"
 if [ -s "$res/skips" ]; then echo "SKIPPED:"; cat "$res/skips"; fi
 if [ -s "$res/fails" ]; then echo "FAILED:"; cat "$res/fails"; fi
 p=$(grep -c '^PASS' "$sum" || true)

@@ -1,7 +1,10 @@
 #!/bin/bash
 # Download Debian's linux-source-7.2 and linux-config-7.2 (the highest 7.2.y
 # there is, both at that version) and the sid-only test tools (virtme-ng,
-# liburing >= 2.10) into build/dl, through a private apt configuration in
+# liburing >= 2.10), and the userspace the drv-net tests want newer than
+# bookworm's (ethtool from sid, iproute2 and bpftool from <codename>-
+# backports: built for an older C library than sid's), into build/dl,
+# through a private apt configuration in
 # build/apt that adds sid, trixie-backports and <codename>-backports from
 # the archive this machine's apt sources name (apt-archive.sh). What is
 # already in build/dl is not fetched again: a second run stays offline.
@@ -23,8 +26,12 @@ cached() {
 }
 version() { dpkg-deb -f "$1" Version; }
 
-# What is missing: the kernel pair at one version, virtme-ng, liburing.
-need_kernel=1 need_vng=1 need_uring=1
+# Userspace for the guest: package, and the suite it comes from
+userspace=(ethtool:sid iproute2:$CODENAME-backports bpftool:$CODENAME-backports)
+
+# What is missing: the kernel pair at one version, virtme-ng, liburing,
+# the guest's userspace.
+need_kernel=1 need_vng=1 need_uring=1 need_user=0
 if src=$(cached linux-source-7.2 '7.2.*') &&
    cached linux-config-7.2 "$(version "$src")" >/dev/null; then
 	need_kernel=0
@@ -33,8 +40,11 @@ cached virtme-ng >/dev/null && need_vng=0
 if dev=$(cached liburing-dev) && cached liburing2 "$(version "$dev")" >/dev/null; then
 	need_uring=0
 fi
+for u in "${userspace[@]}"; do
+	cached "${u%%:*}" >/dev/null || need_user=1
+done
 
-if [ $need_kernel$need_vng$need_uring != 000 ]; then
+if [ $need_kernel$need_vng$need_uring$need_user != 0000 ]; then
 	step apt
 	uri=$("$TOP"/scripts/apt-archive.sh) || exit 1	# it said why
 	suites=(sid trixie-backports)
@@ -88,6 +98,14 @@ if [ $need_kernel$need_vng$need_uring != 000 ]; then
 			die "liburing-dev in ${suites[*]} of $uri is $v: iou-zcrx needs >= 2.10"
 		get+=(liburing-dev="$v" liburing2="$v")
 	fi
+	for u in "${userspace[@]}"; do
+		pkg=${u%%:*} suite=${u#*:}
+		v=$(apt-cache "${opts[@]}" madison "$pkg" |
+		    awk -F'|' -v s=" $suite/" 'index($3, s) { gsub(/ /, "", $2); print $2 }' |
+		    sort -V | tail -n1)
+		[ -n "$v" ] || die "no $pkg in $suite of $uri"
+		get+=("$pkg=$v")
+	done
 
 	step download
 	# Into partial/ first: a .deb in build/dl is always a whole one.

@@ -5,7 +5,7 @@
 # the net_iovs netdevsim filled and the receiver's (ncdevmem's) system CPU.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-ncdevmem=$top/build/kselftest/drivers/net/hw/ncdevmem
+ncdevmem=$top/build/kselftest/drivers/net/ncdevmem
 bytes=${BENCH_RX_BYTES:-$((256 << 20))}
 . "$top"/scripts/guest-nsim-pair.sh
 

@@ -6,7 +6,7 @@
 # sender's (ncdevmem's) system CPU and the CPU time it spent in sendmsg().
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-ncdevmem=$top/build/kselftest/drivers/net/hw/ncdevmem
+ncdevmem=$top/build/kselftest/drivers/net/ncdevmem
 bytes=${BENCH_TX_BYTES:-$((256 << 20))}
 . "$top"/scripts/guest-nsim-pair.sh
 

@@ -6,7 +6,7 @@
 # counters.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-ncdevmem=$top/build/kselftest/drivers/net/hw/ncdevmem
+ncdevmem=$top/build/kselftest/drivers/net/ncdevmem
 bytes=${DEMO_BYTES:-$((1 << 30))}
 mib=$((bytes >> 20))
 . "$top"/scripts/guest-nsim-pair.sh

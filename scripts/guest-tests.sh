@@ -1,24 +1,39 @@
 #!/bin/bash
-# Runs inside the VM (see vm-run.sh): the drv-net selftests named on the
-# command line, against netdevsim (no NETIF set), each with a time limit.
-# Every test's KTAP goes to build/results/ktap/<test>.ktap.
+# Runs inside the VM (see vm-run.sh): the selftest programs named on the
+# command line (collection:program, as in kselftest-list.txt), each
+# through the kselftest runner as netdev's CI runs them: one program at a
+# time, with the timeout from its collection's settings, NETIF unset so
+# that the drv-net library creates a pair of netdevsim devices. A program
+# that fails is run once more, as the CI does. The runner's output of
+# each run goes to build/results/ktap/<collection>_<program>.ktap (and
+# .retry.ktap), its exit code to .rc (and .retry.rc).
 set -u
-export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 top=$(cd "$(dirname "$0")/.." && pwd)
+user=$top/build/tools/userspace
+# Newer ethtool, iproute2 and bpftool than the host's (see fetch-base.sh)
+export PATH=$user/usr/sbin:$user/usr/bin:$user/sbin:$user/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 out=${RESULTS:-$top/build/results}/ktap
 mkdir -p "$out"
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-echo 64 >/proc/sys/vm/nr_hugepages
+# The netkit tests (nk_*.py) take their prefix from the environment; on
+# netdevsim the drv-net library uses 2001:db8::1 and ::2.
+export LOCAL_PREFIX_V6=2001:db8:2::/64
 
-cd "$top/build/kselftest/drivers/net"
+cd "$top/build/kselftest" || exit 1
 for t in "$@"; do
-	name=${t//\//_}
-	echo "### running $t"
-	start=$(date +%s)
-	timeout -k 5 "${TEST_TIMEOUT:-600}" ./"$t" >"$out/$name.ktap" 2>&1
-	rc=$?
-	echo "### $t: exit $rc in $(( $(date +%s) - start ))s"
-	echo "$rc" >"$out/$name.rc"
+	name=${t//[:\/]/_}
+	for run in "" .retry; do
+		echo "### running $t${run:+ (again)}"
+		start=$(date +%s)
+		# The runner appends the program's output to /dev/stdout: with
+		# the file opened for appending too, neither overwrites the other.
+		: >"$out/$name$run.ktap"
+		./run_kselftest.sh -t "$t" >>"$out/$name$run.ktap" 2>&1
+		rc=$?
+		echo "### $t: exit $rc in $(( $(date +%s) - start ))s"
+		echo "$rc" >"$out/$name$run.rc"
+		[ $rc -ne 0 ] || break
+	done
 done
 
 # With kmemleak, look for leaks now that the tests are done; reports go to

@@ -38,13 +38,17 @@ fi
 
 step unpack
 shopt -s nullglob
-for p in virtme-ng liburing-dev liburing2; do
+for p in virtme-ng liburing-dev liburing2 ethtool iproute2 bpftool; do
 	debs=("$DL/${p}_"*.deb)
 	[ ${#debs[@]} -gt 0 ] || die "no $p in build/dl"
 	deb=$(printf '%s\n' "${debs[@]}" | sort -V | tail -n1)
 	stamp=$TOOLS/.$(basename "$deb").unpacked
 	[ -f "$stamp" ] && continue
-	case $p in virtme-ng) dest=$TOOLS/vng ;; *) dest=$TOOLS/uring ;; esac
+	case $p in
+	virtme-ng) dest=$TOOLS/vng ;;
+	liburing*) dest=$TOOLS/uring ;;
+	*) dest=$TOOLS/userspace ;;	# put first in the guest's PATH
+	esac
 	mkdir -p "$dest"
 	dpkg -x "$deb" "$dest"
 	touch "$stamp"
@@ -52,6 +56,13 @@ done
 # Link iou-zcrx statically: a directory holding only liburing.a.
 mkdir -p "$TOOLS/uring/static"
 cp -u "$TOOLS"/uring/usr/lib/x86_64-linux-gnu/liburing.a "$TOOLS/uring/static/"
+
+# The guest's userspace must run on this host's C library.
+for t in "usr/sbin/ethtool --version" "bin/ip -V" "usr/sbin/bpftool version"; do
+	"$TOOLS/userspace/"$t >/dev/null 2>&1 ||
+		die "build/tools/userspace/${t%% *} does not run here:" \
+		    "$("$TOOLS/userspace/"$t 2>&1 | head -n1)"
+done
 
 "$TOP"/scripts/versions.sh
 echo "deps: ok (versions in build/results/versions)"

@@ -10,7 +10,8 @@ shopt -s nullglob
 mkdir -p "$RESULTS"
 out=$RESULTS/versions
 {
-	for p in linux-source-7.2 linux-config-7.2 virtme-ng liburing-dev liburing2; do
+	for p in linux-source-7.2 linux-config-7.2 virtme-ng liburing-dev liburing2 \
+		 ethtool iproute2 bpftool; do
 		debs=("$DL/${p}_"*.deb)
 		[ ${#debs[@]} -gt 0 ] || die "no $p in build/dl: run 'make deps'"
 		deb=$(printf '%s\n' "${debs[@]}" | sort -V | tail -n1)
