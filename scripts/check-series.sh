@@ -801,4 +801,4 @@ step report
 grep '^FAIL' "$summary" | sed 's/^/  /' >"$out/fails" || true
 if [ -s "$out/fails" ]; then echo "FAILED:"; cat "$out/fails"; fi
 echo "$pass passed, $fail failed, $skip skipped"
-[ $fail -eq 0 ]
+[ $fail -eq 0 ] || exit 1

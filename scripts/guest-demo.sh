@@ -1,57 +1,89 @@
 #!/bin/bash
-# Runs inside the VM (see demo.sh): two linked netdevsim devices, the peer
-# in its own network namespace, and devmem TCP between them with ncdevmem:
-# DEMO_BYTES (1 GiB) received into a udmabuf, payload verified, then the
-# same amount sent from a udmabuf. Prints throughput and netdevsim's netmem
-# counters.
+# Runs inside the VM (see demo.sh): what the series changes, side by side in
+# one boot, between two netdevsim peers, DEMO_BYTES (256 MiB) per run,
+# payload verified in each:
+#  - devmem TX from a udmabuf of 2 MiB huge pages at netdevsim's default
+#    netmem TX frag limit (PAGE_SIZE: the frags every device got before the
+#    series) and with the limit lifted;
+#  - devmem RX at rx-page-size 4 KiB (PAGE_SIZE, as before the series) and
+#    64 KiB.
+# Prints a line per run and a table at the end.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 ncdevmem=$top/build/kselftest/drivers/net/ncdevmem
-bytes=${DEMO_BYTES:-$((1 << 30))}
+bytes=${DEMO_BYTES:-$((256 << 20))}
 mib=$((bytes >> 20))
 . "$top"/scripts/guest-nsim-pair.sh
 
-echo "devmem RX: $mib MiB from the peer into a udmabuf bound to $lo queue 1"
-before_niovs=$(counter rx_niovs)
-before_skbs=$(counter rx_hds_skbs)
-"$ncdevmem" -l -f "$lo" -s 2001:db8::1 -c 2001:db8::2 -p 5201 -v 7 -Q \
-	2>/tmp/ncdevmem-rx.log &
-rx=$!
-wait_listen 5201
-start=$(now_ms)
-ip netns exec peer bash -c "yes \$(echo -e '\\x01\\x02\\x03\\x04\\x05\\x06') |
-	head -c $bytes | socat -u - TCP6:[2001:db8::1]:5201,bind=[2001:db8::2]:5201"
-wait $rx || { tail -n 5 /tmp/ncdevmem-rx.log; echo "devmem RX FAILED"; exit 1; }
-ms=$(($(now_ms) - start))
-got=$(sed -n 's/^total_received=//p' /tmp/ncdevmem-rx.log | tail -n1)
-[ "$got" = "$bytes" ] || { echo "devmem RX FAILED: received $got of $bytes bytes"; exit 1; }
-niovs=$(($(counter rx_niovs) - before_niovs))
-skbs=$(($(counter rx_hds_skbs) - before_skbs))
-echo "  received $got bytes, payload verified, in $((ms / 1000)).$((ms % 1000 / 100)) s: $(rate "$got" "$ms")"
-echo "  netdevsim wrote them to $niovs net_iovs in $skbs packets"
+echo 128 >/proc/sys/vm/nr_hugepages
+knob=$(dirname "$dfs")/netmem_tx_max_frag
+page=$(getconf PAGESIZE)
+tx_rows=() rx_rows=()
+row() { printf '  %-24s %12s %13s %14s' "$@"; }
 
-echo "devmem TX: $mib MiB from a udmabuf on $lo to the peer"
-before_skbs=$(counter tx_skbs)
-before_frags=$(counter tx_frags)
-ip netns exec peer bash -c "socat -u TCP6-LISTEN:5202 - | wc -c >/tmp/socat-tx.count" &
-rxpeer=$!
-wait_listen 5202 peer
-start=$(now_ms)
-python3 -c "
-import sys
-line = b'x' * ((4 << 20) - 1) + b'\n'
-for _ in range($bytes >> 22):
-    sys.stdout.buffer.write(line)
-" | "$ncdevmem" -f "$lo" -s 2001:db8::2 -p 5202 2>/tmp/ncdevmem-tx.log ||
-	{ tail -n 5 /tmp/ncdevmem-tx.log; echo "devmem TX FAILED"; exit 1; }
-wait $rxpeer
-ms=$(($(now_ms) - start))
-got=$(cat /tmp/socat-tx.count)
-[ "$got" = "$bytes" ] || { echo "devmem TX FAILED: peer got $got of $bytes bytes"; exit 1; }
-skbs=$(($(counter tx_skbs) - before_skbs))
-frags=$(($(counter tx_frags) - before_frags))
-echo "  peer received $got bytes in $((ms / 1000)).$((ms % 1000 / 100)) s: $(rate "$got" "$ms")"
-echo "  $skbs packets with netmem frags, $frags frags" \
-     "($(awk -v f="$frags" -v s="$skbs" 'BEGIN { printf "%.2f", f / s }') per packet)," \
-     "largest frag $(counter tx_max_frag) bytes"
+# TX: 4 MiB lines of a byte pattern, one sendmsg() each; the peer hashes
+# what it receives.
+line=$((4 << 20))
+gen="import sys
+b = bytes(range(11, 256)) * ($line // 245 + 1)
+for _ in range($bytes // $line):
+    sys.stdout.buffer.write(b[:$line - 1] + bytes([10]))"
+want=$(python3 -c "$gen" | sha256sum | cut -d' ' -f1)
+port=5200
+for limit in "$page" 4294967295; do
+	port=$((port + 1))
+	echo "$limit" >"$knob"
+	echo 0 >"$dfs"		# zero the counters
+	ip netns exec peer bash -c "socat -u TCP6-LISTEN:$port - | sha256sum >/tmp/demo-tx.sum" &
+	sink=$!
+	wait_listen $port peer || { echo "demo tx: no listener"; exit 1; }
+	start=$(now_ms)
+	python3 -c "$gen" | "$ncdevmem" -f "$lo" -s 2001:db8::2 -p $port -H \
+		2>/tmp/demo-tx.log ||
+		{ tail -n 5 /tmp/demo-tx.log; echo "demo tx at limit $limit: FAILED"; exit 1; }
+	wait $sink
+	ms=$(($(now_ms) - start))
+	got=$(cut -d' ' -f1 /tmp/demo-tx.sum)
+	[ "$got" = "$want" ] || { echo "demo tx at limit $limit: payload differs"; exit 1; }
+	skbs=$(counter tx_skbs) frags=$(counter tx_frags) maxf=$(counter tx_max_frag)
+	fpp=$(awk -v f="$frags" -v s="$skbs" 'BEGIN { printf "%.2f", f / s }')
+	name="frag limit lifted"
+	[ "$limit" != "$page" ] || name="frag limit PAGE_SIZE"
+	echo "TX, $name: $mib MiB, payload verified, $skbs packets," \
+	     "$fpp netmem frags per packet, largest $maxf bytes, $(rate "$bytes" "$ms")"
+	tx_rows+=("$(row "$name" "$fpp" "$maxf" "$(rate "$bytes" "$ms")")")
+done
+echo "$page" >"$knob"
+
+# RX: the peer sends the pattern ncdevmem -v 7 verifies.
+ethtool -G "$lo" tcp-data-split on hds-thresh 0
+port=5300
+for size in "$page" 65536; do
+	port=$((port + 1))
+	echo 0 >"$dfs"
+	"$ncdevmem" -l -f "$lo" -s 2001:db8::1 -c 2001:db8::2 -p $port -v 7 -Q \
+		-H -b "$size" 2>/tmp/demo-rx.log &
+	rx=$!
+	wait_listen $port || { cat /tmp/demo-rx.log; echo "demo rx: no listener"; exit 1; }
+	start=$(now_ms)
+	ip netns exec peer bash -c "yes \$(echo -e '\\x01\\x02\\x03\\x04\\x05\\x06') |
+		head -c $bytes | socat -u - TCP6:[2001:db8::1]:$port,bind=[2001:db8::2]:$port"
+	wait $rx || { tail -n 5 /tmp/demo-rx.log; echo "demo rx at $size: FAILED"; exit 1; }
+	ms=$(($(now_ms) - start))
+	got=$(sed -n 's/^total_received=//p' /tmp/demo-rx.log | tail -n1)
+	[ "$got" = "$bytes" ] || { echo "demo rx at $size: received $got of $bytes"; exit 1; }
+	niovs=$(counter rx_niovs)
+	per=$(awk -v n="$niovs" -v m="$mib" 'BEGIN { printf "%.1f", n / m }')
+	size_seen=$(counter rx_max_niov_size)
+	echo "RX, rx-page-size $size: $mib MiB, payload verified, $niovs net_iovs" \
+	     "($per per MiB) of $size_seen bytes, $(rate "$bytes" "$ms")"
+	rx_rows+=("$(row "rx-page-size $size" "$per" "$size_seen" "$(rate "$bytes" "$ms")")")
+done
+
+echo
+echo "devmem TCP between two netdevsim peers, $mib MiB per run, payload verified"
+printf '%-26s %12s %13s %14s\n' "TX from 2 MiB huge pages" "frags/packet" "largest frag" "throughput"
+printf '%s\n' "${tx_rows[@]}"
+printf '%-26s %12s %13s %14s\n' "RX" "net_iovs/MiB" "net_iov size" "throughput"
+printf '%s\n' "${rx_rows[@]}"
 echo "demo: ok"

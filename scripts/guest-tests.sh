@@ -25,11 +25,14 @@ for t in "$@"; do
 	for run in "" .retry; do
 		echo "### running $t${run:+ (again)}"
 		start=$(date +%s)
-		# The runner appends the program's output to /dev/stdout: with
-		# the file opened for appending too, neither overwrites the other.
-		: >"$out/$name$run.ktap"
-		./run_kselftest.sh -t "$t" >>"$out/$name$run.ktap" 2>&1
+		# The runner appends the program's output to /dev/stdout,
+		# which virtme-ng points at the console: have it write a log
+		# of its own instead, then keep both.
+		rm -rf /tmp/ksft-log
+		mkdir -p /tmp/ksft-log
+		./run_kselftest.sh -p /tmp/ksft-log -t "$t" >/tmp/ksft-runner.out 2>&1
 		rc=$?
+		cat /tmp/ksft-log/* /tmp/ksft-runner.out >"$out/$name$run.ktap" 2>/dev/null
 		echo "### $t: exit $rc in $(( $(date +%s) - start ))s"
 		echo "$rc" >"$out/$name$run.rc"
 		[ $rc -ne 0 ] || break
