@@ -4,7 +4,7 @@
 S := scripts
 
 .PHONY: all deps tree export build kernel drivers selftests demo check \
-	check-series check-debug bench clean
+	check-series check-debug check-arch bench clean
 
 # make -j N: every target that needs the kernel depends on build, build
 # on tree and tree on deps, so the steps run in order whatever N is.
@@ -43,6 +43,10 @@ check-series: tree
 # The same tests on a kernel with KASAN, lockdep, kmemleak and friends.
 check-debug: build
 	@$(S)/check-debug.sh
+
+# The devmem KUnit suites on UML and arm64 with 64 KiB pages, i386 W=1.
+check-arch: tree
+	@$(S)/check-arch.sh
 
 # Baseline and series kernels, same workloads, figures side by side.
 bench: build

