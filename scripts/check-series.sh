@@ -186,8 +186,9 @@ files_of() {
 check_checkpatch() {	# C ID LOG
 	# On stdin: given the path of a file git tracks, checkpatch checks it
 	# as a source file, not as a patch (check.sh). --no-tree: it then
-	# needs no kernel tree around it (the patch is all it reads).
-	if git -C "$TREE" -c core.abbrev=12 format-patch -1 --stdout --zero-commit "$1" |
+	# needs no kernel tree around it (the patch is all it reads). Generated
+	# netlink code is the generator's style: the ynl check covers it.
+	if git -C "$TREE" -c core.abbrev=12 format-patch -1 --stdout --zero-commit "$1" | without_generated |
 	   "$WT/scripts/checkpatch.pl" --strict --codespell --codespellfile "$CODESPELL_DICT" \
 		--max-line-length=80 --quiet --no-tree --show-types \
 		--ignore "$CHECKPATCH_IGNORE" - >"$3.log" 2>&1; then

@@ -153,3 +153,19 @@ patch_files() {
 		done <"$PATCHES/$folder/series"
 	done <"$PATCHES/series"
 }
+
+# without_generated: a patch on stdin, on stdout without the diffs of
+# files the netlink generator writes ("YNL-GEN" on their first line).
+# Their style is the generator's, not the patch author's: the ynl
+# regeneration check covers them.
+without_generated() {
+	local gen
+	gen=$(git -C "$TREE" grep -l '^/\* YNL-GEN' | tr '\n' ' ')
+	awk -v gen=" $gen " '
+	/^diff --git / {
+		f = $3; sub(/^a\//, "", f)
+		skip = index(gen, " " f " ") > 0
+	}
+	/^-- $/ { skip = 0 }
+	!skip'
+}
