@@ -5,6 +5,12 @@
 # over patches/ and the ynl regeneration check, then print every result,
 # every SKIP with its reason, and the closing line
 # "N passed, N failed, N skipped".
+#
+# check-debug runs it a second time with swiotlb=force (DMA that bounces,
+# which netdevsim cannot emulate): PROGRAMS limits the run to the named
+# programs, REFUSED is a regex of the reasons for which a required program
+# may skip there (the refusal it must give), VM_ONLY=1 leaves out the
+# checks of patches/, and VM_APPEND adds to the kernel command line.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=postings.sh
@@ -36,12 +42,16 @@ record() {	# record RESULT NAME [REASON]
 list=$BUILD/kselftest/kselftest-list.txt
 [ -f "$list" ] || die "no $list: run 'make build'"
 mapfile -t SELFTESTS < <(grep '^drivers/net:' "$list")
+if [ -n "${PROGRAMS:-}" ]; then
+	for t in $PROGRAMS; do grep -qxF "$t" "$list" || die "PROGRAMS: no $t in $list"; done
+	read -ra SELFTESTS <<<"$PROGRAMS"
+fi
 [ ${#SELFTESTS[@]} -gt 0 ] || die "no drivers/net programs in $list"
 
 # 1. VM: KUnit at boot, then the selftests.
 vmrc=0
 # Slow KUnit cases are benchmarks (make bench), not checks.
-VM_APPEND="kunit.filter=speed>slow" "$TOP"/scripts/vm-run.sh check "${VM_TIMEOUT:-5400}" \
+VM_APPEND="kunit.filter=speed>slow ${VM_APPEND:-}" "$TOP"/scripts/vm-run.sh check "${VM_TIMEOUT:-5400}" \
 	"RESULTS=$res $TOP/scripts/guest-tests.sh ${SELFTESTS[*]}" || vmrc=$?
 console=$res/check.console
 [ -f "$console" ] || die "no console log"
@@ -92,14 +102,15 @@ for t in "${SELFTESTS[@]}"; do
 	known=
 	[ "$(cat "$BUILD"/accel.* 2>/dev/null)" != tcg ] || known=${TCG_FAILS[$t]:-}
 	awk -v t="$prog" -v req="$req" -v allowed="${ALLOWED_SKIPS[*]}" -v retried="$retried" \
-	    -v known="$known" '
+	    -v known="$known" -v refused="${REFUSED:-}" '
 	function result(line, name,    res, reason, ok_skip) {
 		res = line ~ /^not ok/ ? "FAIL" : "PASS"
 		reason = ""
 		if (line ~ /# SKIP/) {
 			reason = line; sub(/.*# SKIP ?/, "", reason)
 			if (reason == "") reason = "no reason given"
-			ok_skip = index(" " allowed " ", " " t ":" name " ")
+			ok_skip = index(" " allowed " ", " " t ":" name " ") ||
+				  (refused != "" && reason ~ refused)
 			res = req && !ok_skip ? "FAIL" : "SKIP"
 			if (res == "FAIL") reason = "required program skipped: " reason
 		} else if (line ~ /# XFAIL/) {
@@ -131,41 +142,43 @@ done
 # 4. Kernel reports anywhere in the run: splats, and what only prints a
 # line (RCU stalls, hung tasks, page pools that never drain).
 step console
-if grep -nE "WARNING:|BUG:|KASAN|KFENCE|UBSAN|ODEBUG|possible circular locking|inconsistent lock state|unreferenced object|Kernel panic|Oops:|rcu: INFO: rcu_|self-detected stall|rcu_.*detected stalls|blocked for more than [0-9]+ seconds|stalled pool shutdown|page_pool_release_retry" "$console" >"$res/splats"; then
+if grep -nE "WARNING:|BUG:|KASAN|KFENCE|UBSAN|ODEBUG|possible circular locking|inconsistent lock state|unreferenced object|Kernel panic|Oops:|rcu: INFO: rcu_|self-detected stall|rcu_.*detected stalls|blocked for more than [0-9]+ seconds|stalled pool shutdown|page_pool_release_retry|DMA-API: .*(out of memory|ENOMEM|disabl)" "$console" >"$res/splats"; then
 	record FAIL console "kernel reports in the VM console (first: $(head -n1 "$res/splats" | cut -c1-120))"
 else
 	record PASS console:no-kernel-splats
 fi
 
-# 5. checkpatch over the series. FILE_PATH_CHANGES ("does MAINTAINERS need
-# updating?") is ignored: the series adds files only in directories that
-# MAINTAINERS entries already cover with globs. UNKNOWN_COMMIT_ID too: the
-# Fixes: tags name upstream commits, and the Debian tarball has no history.
-# Generated netlink code is left out: step 6 checks it.
-step checkpatch
-mkdir -p "$res/checkpatch"
-for p in $(patch_files); do
-	log=$res/checkpatch/${p//\//_}.txt
-	# On stdin: given the path of a file git tracks, checkpatch checks it
-	# as a source file, not as a patch.
-	if "$TREE/scripts/checkpatch.pl" --strict --quiet --no-tree --show-types \
-		--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID - \
-		< <(without_generated <"$PATCHES/$p") >"$log" 2>&1; then
-		record PASS "checkpatch:$p"
-	else
-		record FAIL "checkpatch:$p" "see ${log#"$TOP"/}"
-	fi
-done
+if [ "${VM_ONLY:-0}" != 1 ]; then
+	# 5. checkpatch over the series. FILE_PATH_CHANGES ("does MAINTAINERS need
+	# updating?") is ignored: the series adds files only in directories that
+	# MAINTAINERS entries already cover with globs. UNKNOWN_COMMIT_ID too: the
+	# Fixes: tags name upstream commits, and the Debian tarball has no history.
+	# Generated netlink code is left out: step 6 checks it.
+	step checkpatch
+	mkdir -p "$res/checkpatch"
+	for p in $(patch_files); do
+		log=$res/checkpatch/${p//\//_}.txt
+		# On stdin: given the path of a file git tracks, checkpatch checks it
+		# as a source file, not as a patch.
+		if "$TREE/scripts/checkpatch.pl" --strict --quiet --no-tree --show-types \
+			--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID - \
+			< <(without_generated <"$PATCHES/$p") >"$log" 2>&1; then
+			record PASS "checkpatch:$p"
+		else
+			record FAIL "checkpatch:$p" "see ${log#"$TOP"/}"
+		fi
+	done
 
-# 6. The generated netlink code and uapi headers match the specs: the
-# in-tree generator rewrites only files whose output differs.
-step ynl-regen
-mapfile -t gen < <(git -C "$TREE" grep -l '^/\* YNL-GEN')
-if (cd "$TREE" && tools/net/ynl/ynl-regen.sh -f >"$res/ynl-regen.txt" 2>&1) &&
-   git -C "$TREE" diff --quiet -- "${gen[@]}"; then
-	record PASS ynl-regen:no-diff
-else
-	record FAIL ynl-regen "generated netlink code differs from the specs (git -C build/linux diff)"
+	# 6. The generated netlink code and uapi headers match the specs: the
+	# in-tree generator rewrites only files whose output differs.
+	step ynl-regen
+	mapfile -t gen < <(git -C "$TREE" grep -l '^/\* YNL-GEN')
+	if (cd "$TREE" && tools/net/ynl/ynl-regen.sh -f >"$res/ynl-regen.txt" 2>&1) &&
+	   git -C "$TREE" diff --quiet -- "${gen[@]}"; then
+		record PASS ynl-regen:no-diff
+	else
+		record FAIL ynl-regen "generated netlink code differs from the specs (git -C build/linux diff)"
+	fi
 fi
 
 step report
@@ -180,7 +193,8 @@ for t in "${SELFTESTS[@]}"; do
 	     "$(grep -c "^FAIL $prog:" "$sum" || true) failed," \
 	     "$(grep -c "^SKIP $prog:" "$sum" || true) skipped"
 done
-echo "checkpatch: $(grep -c '^PASS checkpatch:' "$sum" || true) of $(patch_files | grep -c .) patches clean"
+[ "${VM_ONLY:-0}" = 1 ] ||
+	echo "checkpatch: $(grep -c '^PASS checkpatch:' "$sum" || true) of $(patch_files | grep -c .) patches clean"
 if [ -s "$res/skips" ]; then echo "SKIPPED:"; cat "$res/skips"; fi
 if [ -s "$res/fails" ]; then echo "FAILED:"; cat "$res/fails"; fi
 p=$(grep -c '^PASS' "$sum" || true)
