@@ -4,7 +4,8 @@
 S := scripts
 
 .PHONY: all deps tree export build kernel drivers selftests demo check \
-	check-series check-debug check-arch bench clean
+	check-series check-debug check-arch compare-base \
+	check-fragments bench clean
 
 # make -j N: every target that needs the kernel depends on build, build
 # on tree and tree on deps, so the steps run in order whatever N is.
@@ -44,6 +45,14 @@ check-series: tree
 check-debug: build
 	@$(S)/check-debug.sh
 
+# The base kernel's drivers/net results next to make check's last run.
+compare-base: build
+	@$(S)/compare-base.sh
+
+# drivers/net on a kernel built from its config fragment alone, as CI does.
+check-fragments: build
+	@$(S)/check-fragments.sh
+
 # The devmem KUnit suites on UML and arm64 with 64 KiB pages, i386 W=1.
 check-arch: tree
 	@$(S)/check-arch.sh
@@ -53,5 +62,5 @@ bench: build
 	@$(S)/bench.sh
 
 clean:
-	rm -rf build/kbuild build/kbuild-debug build/kbuild-debian build/kselftest \
-		build/results build/results-debug build/bench
+	rm -rf build/kbuild build/kbuild-debug build/kbuild-debian build/kbuild-base \
+		build/kbuild-i386 build/kselftest build/kselftest-base build/results* build/bench

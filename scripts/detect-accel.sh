@@ -15,8 +15,7 @@ fi
 rm -f "$BUILD"/accel.*
 accel=tcg why="no usable /dev/kvm"
 if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
-	out=$(PYTHONPATH=$TOOLS/vng/usr/lib/python3/dist-packages \
-	      timeout -k 5 40 "$PYTHON" "$TOOLS/vng/usr/bin/vng" \
+	out=$(timeout -k 5 40 "${VNG[@]}" \
 	      --run "$KOUT/arch/x86/boot/bzImage" --user root --disable-microvm \
 	      --force-9p --exec 'echo accel-probe-ok' </dev/null 2>&1 || true)
 	if grep -q accel-probe-ok <<<"$out"; then

@@ -19,7 +19,7 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 # netdevsim the drv-net library uses 2001:db8::1 and ::2.
 export LOCAL_PREFIX_V6=2001:db8:2::/64
 
-cd "$top/build/kselftest" || exit 1
+cd "${KSELFTEST:-$top/build/kselftest}" || exit 1
 for t in "$@"; do
 	name=${t//[:\/]/_}
 	for run in "" .retry; do

@@ -6,11 +6,12 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-TREE=$BUILD/linux		# kernel work tree: base + series, git
+TREE=${TREE:-$BUILD/linux}	# kernel work tree: base + series, git
 KOUT=${KOUT:-$BUILD/kbuild}	# kbuild output (O=) for the VM kernel
 DL=$BUILD/dl			# downloaded .deb packages
 TOOLS=$BUILD/tools		# unpacked sid packages (virtme-ng, liburing)
 RESULTS=${RESULTS:-$BUILD/results}	# KTAP, console logs, summaries
+KSELFTEST=${KSELFTEST:-$BUILD/kselftest}	# installed selftests
 PATCHES=$TOP/patches
 JOBS=${JOBS:-$(nproc)}
 # The python that Debian's python3-* packages install for: PATH may have
@@ -48,6 +49,9 @@ die() {
 
 # shellcheck disable=SC2154 # rc is set by the trap itself
 trap 'rc=$?; [ $rc -eq 0 ] || printf "FAILED [%s]: exit %d at %s:%d\n" "$STEP" "$rc" "${BASH_SOURCE[0]##*/}" "$LINENO" >&2' ERR
+
+# "${VNG[@]}" ARGS: virtme-ng, from the sid package fetch-base.sh unpacked
+VNG=(env "PYTHONPATH=$TOOLS/vng/usr/lib/python3/dist-packages" "$PYTHON" "$TOOLS/vng/usr/bin/vng")
 
 kmake() {
 	make -C "$TREE" O="$KOUT" -j"$JOBS" CC="ccache gcc" "$@"

@@ -9,24 +9,26 @@
 name=$1 limit=$2 cmd=$3
 step "vm:$name"
 kernel=${VM_KERNEL:-$KOUT/arch/x86/boot/bzImage}
-[ -f "$kernel" ] || die "no kernel at $kernel: run 'make'"
+[ -e "$kernel" ] || die "no kernel at $kernel: run 'make'"
 [ -x "$TOOLS/vng/usr/bin/vng" ] || die "virtme-ng missing: run 'make deps'"
 mkdir -p "$RESULTS"
 log=$RESULTS/$name.console
 accel=$("$TOP"/scripts/detect-accel.sh)
 
-args=(--run "$kernel" --user root --cpus "${VM_CPUS:-2}" --memory "${VM_MEM:-4G}"
+# A kernel tree (check-fragments): vng takes the kernel and its modules
+# from the kbuild directory it is pointed at.
+run=(--run "$kernel")
+[ ! -d "$kernel" ] || run=() VNG=(env "KBUILD_OUTPUT=$kernel" "${VNG[@]}")
+args=("${run[@]}" --user root --cpus "${VM_CPUS:-2}" --memory "${VM_MEM:-4G}"
       --disable-microvm --force-9p --verbose --rwdir "$RESULTS"
       --cwd "$TOP" --append "panic=-1 oops=panic ${VM_APPEND:-}" --exec "$cmd")
 [ "$accel" = kvm ] || args=(--disable-kvm "${args[@]}")
 
 start=$(date +%s)
 rc=0
-PYTHONPATH=$TOOLS/vng/usr/lib/python3/dist-packages \
-	timeout --foreground -k 10 "$limit" \
-	"$PYTHON" "$TOOLS/vng/usr/bin/vng" "${args[@]}" </dev/null >"$log" 2>&1 || rc=$?
+timeout --foreground -k 10 "$limit" "${VNG[@]}" "${args[@]}" </dev/null >"$log" 2>&1 || rc=$?
 secs=$(($(date +%s) - start))
-echo "vm:$name: exit $rc after ${secs}s ($accel), console in ${log#$TOP/}"
+echo "vm:$name: exit $rc after ${secs}s ($accel), console in ${log#"$TOP"/}"
 
 reason=
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
