@@ -1,146 +1,205 @@
 #!/bin/bash
-# make bench: build each kernel a workload compares (the series, and the
-# series up to just before the patches a workload measures) from the one
-# work tree, boot each, run the workloads, print the figures side by side.
+# make bench: the series and its baselines (the series up to just before
+# what a workload measures), each built in its own worktree of build/linux
+# (build/bench/<kernel>, detached at the kernel's commit; kbuild output in
+# build/bench/<kernel>/kbuild, ccache, no debug info: configs/bench.config),
+# all configured with the series' selftest fragment. Then BENCH_ROUNDS
+# rounds (default 5), each booting every baseline and then the series, so
+# that a drift of the host shows as a drift across rounds, not as a
+# difference between kernels. bench-report.sh turns the runs into
+# build/results/bench.txt. A run that fails is reported and left out of
+# the figures; make bench then fails.
 #
-# Workloads:
-#  devmem_alloc  KUnit devmem_bench: per-net_iov allocate+free cost and the
-#                worst single allocation, 1 GiB binding as 1/1024/262144
-#                scatterlist entries, 4096 net_iovs held.
-#                alloc-base (gen_pool) vs series.
-#  devmem_rx     devmem RX over netdevsim at rx-page-size 4/16/64 KiB,
-#                256 MiB each from a hugepage udmabuf: net_iovs per MiB
-#                and the receiver's system CPU per GiB. Series only (4 KiB
-#                is what the baseline does).
-#  devmem_tx     devmem TX over netdevsim, 256 MiB from a hugepage udmabuf:
-#                frags per packet, the sender's CPU time in sendmsg() and
-#                its whole system time per GiB,
-#                tx-base (PAGE_SIZE net_iovs) vs series at netdevsim's
-#                netmem TX frag limit of 4 KiB, 32 KiB and none.
+# Kernels, and what each boot runs:
+#  alloc-base   up to ALLOC_BASE (gen_pool): KUnit devmem_bench, allocation
+#               through net_devmem_alloc_dmabuf() and through the page pool
+#               refill path (mp_dmabuf_devmem_alloc_netmems()), 1 GiB
+#               binding as 1/1024/262144 scatterlist entries
+#  refill-base  up to just before REFILL_FIX: KUnit devmem_bench_refill,
+#               a 4 MiB binding of 64 KiB net_iovs shared by 4 page pools
+#  tx-base      up to TX_BASE (PAGE_SIZE TX net_iovs): devmem TX on netdevsim
+#  series       HEAD of build/linux: all of the above, and devmem RX on
+#               netdevsim at rx-page-size 4/16/64 KiB (4 KiB is what every
+#               kernel before the series does), TX at netdevsim's netmem
+#               TX frag limits 4 KiB, 32 KiB and none
+# BENCH_RX_BYTES and BENCH_TX_BYTES (256 MiB) are moved per run.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# The last patch of each baseline: the workload lands before what it measures.
 ALLOC_BASE="net: devmem: add KUnit tests and an allocation benchmark for bindings"
+REFILL_FIX="net: devmem: give each bound queue its share of a binding"
 TX_BASE="netdevsim: count the most netmem frags in a packet, zero the counters"
+KERNELS=(alloc-base refill-base tx-base series)	# the boot order of a round
 
-step bench-build
+rounds=${BENCH_ROUNDS:-5}
+rx_bytes=${BENCH_RX_BYTES:-$((256 << 20))}
+tx_bytes=${BENCH_TX_BYTES:-$((256 << 20))}
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS=$rounds is no number of rounds"
+[ "$rounds" -ge 5 ] || echo "note: $rounds rounds, fewer than the 5 the figures are meant to have"
+out=$BUILD/bench
+runs=$out/runs
+started=$SECONDS
+
+step bench-kernels
 [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
-	die "build/linux has uncommitted changes"
-head=$(git -C "$TREE" rev-parse HEAD)
+	echo "note: build/linux has uncommitted changes: the bench measures its HEAD"
 commit_of() {
 	git -C "$TREE" log --format='%H %s' base..HEAD |
 		awk -v s="$1" 'substr($0, 42) == s { print $1 }'
 }
-alloc_base=$(commit_of "$ALLOC_BASE")
+declare -A rev
+rev[series]=$(git -C "$TREE" rev-parse HEAD)
+rev[alloc-base]=$(commit_of "$ALLOC_BASE")
+refill_fix=$(commit_of "$REFILL_FIX")
 tx_base=$(commit_of "$TX_BASE")
-[ -n "$alloc_base" ] || die "no commit \"$ALLOC_BASE\" in base..HEAD"
+[ -n "${rev[alloc-base]}" ] || die "no commit \"$ALLOC_BASE\" in base..HEAD"
+[ -n "$refill_fix" ] || die "no commit \"$REFILL_FIX\" in base..HEAD"
 [ -n "$tx_base" ] || die "no commit \"$TX_BASE\" in base..HEAD"
-out=$BUILD/bench
-mkdir -p "$out"
-trap 'git -C "$TREE" checkout -q -B series "$head"' EXIT
-"$TOP"/scripts/configure-kernel.sh >/dev/null
-for k in alloc-base:"$alloc_base" tx-base:"$tx_base" series:"$head"; do
-	name=${k%%:*} rev=${k#*:}
-	git -C "$TREE" checkout -q --detach "$rev"
-	start=$(date +%s)
+rev[refill-base]=$(git -C "$TREE" rev-parse "$refill_fix^")
+rev[tx-base]=$tx_base
+
+# worktree DIR COMMIT: DIR, a worktree of build/linux, detached at COMMIT. Only
+# the files that differ are rewritten, so that kbuild rebuilds what
+# changed. One that no longer belongs to build/linux (make tree made it
+# again) is attached to it anew, its files and kbuild output kept.
+worktree() {
+	local dir=$1 at=$2 tmp common
+	common=$(git -C "$dir" rev-parse --path-format=absolute --git-common-dir 2>/dev/null || true)
+	if [ -n "$common" ] && [ "$common" -ef "$TREE/.git" ]; then
+		git -C "$dir" checkout -q -f --detach "$at"
+		return
+	fi
+	git -C "$TREE" worktree prune
+	mkdir -p "$dir"
+	tmp=$(mktemp -u "$out/worktree-XXXXXX")
+	git -C "$TREE" worktree add -q --no-checkout --detach "$tmp" "$at"
+	rm -rf "$dir/.git"
+	mv "$tmp/.git" "$dir/.git"
+	rmdir "$tmp"
+	git -C "$TREE" worktree repair "$dir" >/dev/null 2>&1
+	git -C "$dir" reset -q			# the index, files untouched
+	git -C "$dir" update-index -q --refresh >/dev/null || true
+	git -C "$dir" reset -q --hard "$at"	# rewrites the files that differ
+}
+
+# build NAME: configure and build NAME's bzImage (TREE and KOUT are
+# NAME's within: kmake builds there)
+build() {
+	local name=$1 dir=$out/$1 t=$SECONDS
+	worktree "$dir" "${rev[$name]}"
+	local TREE=$dir KOUT=$dir/kbuild
+	TREE=$TREE KOUT=$KOUT TARGET_CONFIG=$out/series/tools/testing/selftests/drivers/net/config \
+		"$TOP"/scripts/configure-kernel.sh "$TOP"/configs/bench.config \
+		>"$out/$name.config.log" 2>&1 ||
+		{ tail -n 20 "$out/$name.config.log"; die "$name: configuration failed (see build/bench/$name.config.log)"; }
 	kmake bzImage >"$out/$name.build.log" 2>&1 ||
-		die "$name kernel does not build (see build/bench/$name.build.log)"
-	cp "$KOUT/arch/x86/boot/bzImage" "$out/$name.bzImage"
-	echo "$name: $(git -C "$TREE" log -1 --format='%h %s' "$rev") ($(($(date +%s) - start)) s)"
+		{ grep -E "error|Error" "$out/$name.build.log" | head -n 20
+		  die "$name kernel does not build (see build/bench/$name.build.log)"; }
+	t=$((SECONDS - t))
+	echo "kernel=$(printf '%-12s' "$name") $(git -C "$dir" log -1 --format='%h %s') (build ${t}s)" >>"$meta"
+	builds="$builds $name ${t}s,"
+	echo "$name: $(git -C "$dir" log -1 --format='%h %s') (${t}s)"
+}
+
+mkdir -p "$runs"
+rm -f "$runs"/*
+meta=$runs/meta
+builds=
+{
+	echo "run_id=$(date +%s)-$$"
+	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "rounds=$rounds"
+	echo "order=${KERNELS[*]}"
+	echo "host_cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
+	echo "host_cores=$(nproc)"
+	echo "vm_cpus=${VM_CPUS:-2}"
+	echo "vm_mem=${VM_MEM:-4G}"
+	echo "rx_mib=$((rx_bytes >> 20))"
+	echo "tx_mib=$((tx_bytes >> 20))"
+} >"$meta"
+# the series first: its selftest fragment configures every kernel, and
+# its headers build ncdevmem
+for name in series alloc-base refill-base tx-base; do
+	build "$name"
 done
-git -C "$TREE" checkout -q -B series "$head"
-trap - EXIT
+echo "release=$(TREE=$out/series KOUT=$out/series/kbuild kmake -s kernelrelease)" >>"$meta"
+src=$(find "$DL" -maxdepth 1 -name 'linux-source-7.2_*.deb' 2>/dev/null | sort -V | tail -n1)
+echo "source=${src:+Debian linux-source-7.2 $(dpkg-deb -f "$src" Version)}" >>"$meta"
+
+step bench-ncdevmem
+# The series' ncdevmem runs on every kernel: the same sender and receiver.
+t=$SECONDS
+TREE=$out/series KOUT=$out/series/kbuild kmake headers >"$out/ncdevmem.build.log" 2>&1 ||
+	die "headers for ncdevmem (see build/bench/ncdevmem.build.log)"
+mkdir -p "$out/selftests"
+make -C "$out/series/tools/testing/selftests/drivers/net" OUTPUT="$out/selftests" \
+	KHDR_INCLUDES="-isystem $out/series/kbuild/usr/include" HAS_IOURING_ZCRX=n \
+	"$out/selftests/ncdevmem" >>"$out/ncdevmem.build.log" 2>&1 ||
+	{ tail -n 20 "$out/ncdevmem.build.log"; die "ncdevmem does not build (see build/bench/ncdevmem.build.log)"; }
+builds="$builds ncdevmem $((SECONDS - t))s"
+echo "ncdevmem: built in $((SECONDS - t))s"
+build_secs=$((SECONDS - started))
 
 step bench-run
-# run NAME KERNEL GUEST-CMD PATTERN: boot, keep the lines matching PATTERN
-run() {
-	VM_KERNEL=$out/$2.bzImage VM_APPEND=${VM_APPEND:-kunit.enable=0} \
-		"$TOP"/scripts/vm-run.sh "bench-$1" 1800 "$3" >/dev/null || true
-	grep -o "bench: $4 .*" "$RESULTS/bench-$1.console" >"$out/$1" ||
-		die "no $4 figures from $1 (see build/results/bench-$1.console)"
+# (probed with the series' kernel if not known yet; vm-run.sh asks again)
+echo "accel=$(KOUT=$out/series/kbuild "$TOP"/scripts/detect-accel.sh)" >>"$meta"
+ncdevmem=$out/selftests/ncdevmem
+guest_env="BENCH_NCDEVMEM=$ncdevmem BENCH_RX_BYTES=$rx_bytes BENCH_TX_BYTES=$tx_bytes"
+rx="$guest_env $TOP/scripts/guest-bench-rx.sh"
+tx="$guest_env $TOP/scripts/guest-bench-tx.sh"
+fail() { echo "$*" >>"$runs/failures"; echo "FAILED: $*"; }
+
+# boot ROUND NAME: boot kernel NAME for its workloads; its "bench:" lines
+# go to build/bench/runs/ROUND-NAME, whatever is missing to failures
+boot() {
+	local r=$1 name=$2 vm=bench-r$1-$2 append cmd limit need markers w
+	case $name in
+	alloc-base)
+		append="kunit.filter_glob=devmem_bench" cmd=true limit=900 markers=
+		need="devmem_alloc:3 devmem_pool:3" ;;
+	refill-base)
+		append="kunit.filter_glob=devmem_bench.devmem_bench_refill" cmd=true limit=300 markers=
+		need="devmem_refill:1" ;;
+	tx-base)
+		append="kunit.enable=0" cmd=$tx limit=600 markers=tx
+		need="devmem_tx:1" ;;
+	series)
+		append="kunit.filter_glob=devmem_bench" cmd="$rx; $tx" limit=1200 markers="rx tx"
+		need="devmem_alloc:3 devmem_pool:3 devmem_refill:1 devmem_rx:3 devmem_tx:3" ;;
+	esac
+	local console=$RESULTS/$vm.console
+	rm -f "$console"
+	VM_KERNEL=$out/$name/kbuild/arch/x86/boot/bzImage VM_APPEND=$append \
+		"$TOP"/scripts/vm-run.sh "$vm" "$limit" "$cmd" >"$runs/$vm.log" 2>&1 ||
+		fail "round $r $name: the VM run failed: $(grep -m1 FAILED "$runs/$vm.log" ||
+			tail -n1 "$runs/$vm.log") (see ${console#"$TOP"/})"
+	[ -f "$console" ] || return 0
+	grep -o "bench: devmem_.*" "$console" | sed "s/^/round=$r kernel=$name /" >"$runs/$r-$name" || true
+	for w in $need; do
+		[ "$(grep -c "bench: ${w%:*} " "$runs/$r-$name")" -ge "${w#*:}" ] ||
+			fail "round $r $name: fewer than ${w#*:} ${w%:*} figures (see ${console#"$TOP"/})"
+	done
+	for w in $markers; do
+		grep -q "^bench $w: ok" "$console" ||
+			fail "round $r $name: $w did not finish: $(grep -m1 "^bench $w" "$console" || echo "no result line")"
+	done
+	# a KUnit case that failed, or a kernel splat, fails the run
+	! grep -qE "^[[:space:]]*not ok [0-9]" "$console" ||
+		fail "round $r $name: KUnit: $(grep -m1 -E "^[[:space:]]*not ok [0-9]" "$console" | sed 's/^[[:space:]]*//')"
+	! grep -qE "$KERNEL_REPORTS" "$console" ||
+		fail "round $r $name: kernel report: $(grep -m1 -E "$KERNEL_REPORTS" "$console" | cut -c1-120)"
 }
-VM_APPEND="kunit.filter_glob=devmem_bench" run alloc-base alloc-base true devmem_alloc
-VM_APPEND="kunit.filter_glob=devmem_bench" run alloc-series series true devmem_alloc
-run rx-series series "$TOP/scripts/guest-bench-rx.sh" devmem_rx
-run tx-base tx-base "$TOP/scripts/guest-bench-tx.sh" devmem_tx
-run tx-series series "$TOP/scripts/guest-bench-tx.sh" devmem_tx
-for f in rx-series tx-base tx-series; do
-	grep -q "^bench ${f%-*}: ok" "$RESULTS/bench-$f.console" ||
-		die "$f did not finish (see build/results/bench-$f.console)"
+
+t=$SECONDS
+for r in $(seq "$rounds"); do
+	for name in "${KERNELS[@]}"; do
+		s=$SECONDS
+		boot "$r" "$name"
+		echo "round $r/$rounds $name: $((SECONDS - s))s"
+	done
 done
+run_secs=$((SECONDS - t))
 
 step report
-calc() { awk "BEGIN { $1 }"; }
-# field FILE SELECTOR FIELD: FIELD=N of the first line containing SELECTOR
-field() { grep -F -- "$2 " "$1" | head -n1 | sed -n "s/.* $3=\([0-9]*\).*/\1/p"; }
-
-printf '\ndevmem_alloc (KUnit, ns; ratio = gen_pool / freelist)\n'
-printf '%-10s %16s %14s %9s %16s %14s %9s\n' entries "alloc+free base" series ratio \
-	"worst alloc base" series ratio
-for e in 1 1024 262144; do
-	b=$(field "$out/alloc-base" "entries=$e" alloc_free_ns)
-	s=$(field "$out/alloc-series" "entries=$e" alloc_free_ns)
-	bw=$(field "$out/alloc-base" "entries=$e" worst_alloc_ns)
-	sw=$(field "$out/alloc-series" "entries=$e" worst_alloc_ns)
-	printf '%-10s %16s %14s %8.2fx %16s %14s %8.2fx\n' $e "$b" "$s" \
-		"$(calc "print $b / $s")" "$bw" "$sw" "$(calc "print $bw / $sw")"
-done
-s1=$(field "$out/alloc-series" entries=1 alloc_free_ns)
-s262=$(field "$out/alloc-series" entries=262144 alloc_free_ns)
-b262=$(field "$out/alloc-base" entries=262144 alloc_free_ns)
-echo "series cost at 262144 vs 1 entry: $(calc "printf \"%.2fx\", $s262 / $s1")" \
-     "(target <= 1.2x): $(calc "print ($s262 / $s1 <= 1.2) ? \"met\" : \"MISSED\"")"
-echo "gen_pool / freelist at 262144 entries: $(calc "printf \"%.0fx\", $b262 / $s262")" \
-     "(target >= 10x): $(calc "print ($b262 / $s262 >= 10) ? \"met\" : \"MISSED\"")"
-
-printf '\ndevmem_rx (series; netdevsim under QEMU; CPU = receiver system time)\n'
-printf '%-12s %12s %10s %14s %10s\n' rx-page-size "net_iovs/MiB" "vs 4 KiB" \
-	"sys ms/GiB" "vs 4 KiB"
-rx() {	# rx SIZE: net_iovs per MiB and system ms per GiB
-	local b n t
-	b=$(field "$out/rx-series" "rx_page_size=$1" bytes)
-	n=$(field "$out/rx-series" "rx_page_size=$1" niovs)
-	t=$(field "$out/rx-series" "rx_page_size=$1" stime_us)
-	calc "print $n / ($b / 1048576), $t / 1000 / ($b / 1073741824)"
-}
-read -r n4 c4 < <(rx 4096)
-for size in 4096 16384 65536; do
-	read -r n c < <(rx $size)
-	printf '%-12s %12.1f %9.1fx %14.0f %+9.0f%%\n' $size "$n" \
-		"$(calc "print $n4 / $n")" "$c" "$(calc "print ($c - $c4) / $c4 * 100")"
-done
-read -r n64 c64 < <(rx 65536)
-echo "net_iovs per MiB, 4 KiB / 64 KiB: $(calc "printf \"%.1fx\", $n4 / $n64")" \
-     "(target 16x): $(calc "print ($n4 / $n64 >= 15.9) ? \"met\" : \"MISSED\"")"
-echo "receiver system CPU per GiB, 64 KiB vs 4 KiB:" \
-     "$(calc "printf \"%+.0f%%\", ($c64 - $c4) / $c4 * 100") (target: falls):" \
-     "$(calc "print ($c64 < $c4) ? \"met\" : \"MISSED\"")"
-
-printf '\ndevmem_tx (netdevsim under QEMU, 2 MiB hugepage udmabuf; ms of sender CPU per GiB)\n'
-printf '%-7s %-11s %12s %13s %9s %12s %8s %12s %8s\n' kernel "frag limit" "frags/packet" \
-	"max frags/pkt" "max frag" "sendmsg ms" "vs base" "all sys ms" "vs base"
-tx() {	# tx FILE LIMIT: mean frags, max frags, max frag, sendmsg and system ms per GiB
-	local b k f m x t s
-	b=$(field "$1" "limit=$2" bytes); k=$(field "$1" "limit=$2" skbs)
-	f=$(field "$1" "limit=$2" frags); m=$(field "$1" "limit=$2" max_skb_frags)
-	x=$(field "$1" "limit=$2" max_frag); t=$(field "$1" "limit=$2" stime_us)
-	s=$(field "$1" "limit=$2" sendmsg_us)
-	calc "g = $b / 1073741824; print $f / $k, $m, $x, $s / 1000 / g, $t / 1000 / g"
-}
-read -r fb mb xb sb cb < <(tx "$out/tx-base" none)
-printf '%-7s %-11s %12.2f %13s %9s %12.0f %8s %12.0f %8s\n' base "(PAGE_SIZE)" \
-	"$fb" "$mb" "$xb" "$sb" - "$cb" -
-for limit in 4096 32768 4294967295; do
-	read -r f m x s c < <(tx "$out/tx-series" $limit)
-	printf '%-7s %-11s %12.2f %13s %9s %12.0f %+7.0f%% %12.0f %+7.0f%%\n' series "$limit" \
-		"$f" "$m" "$x" "$s" "$(calc "print ($s - $sb) / $sb * 100")" \
-		"$c" "$(calc "print ($c - $cb) / $cb * 100")"
-done
-read -r fu mu xu su cu < <(tx "$out/tx-series" 4294967295)
-echo "frags per 64 KiB packet, no limit: $(calc "printf \"%.2f\", $fu") (target <= 1.2):" \
-     "$(calc "print ($fu <= 1.2) ? \"met\" : \"MISSED\"")"
-echo "sender CPU in sendmsg() per GiB, no limit vs base: $(calc "printf \"%+.0f%%\", ($su - $sb) / $sb * 100")" \
-     "(target <= -40%): $(calc "print (($su - $sb) / $sb <= -0.4) ? \"met\" : \"MISSED\"")"
-echo "sender system CPU per GiB (whole process), no limit vs base:" \
-     "$(calc "printf \"%+.0f%%\", ($cu - $cb) / $cb * 100")" \
-     "(target <= -40%): $(calc "print (($cu - $cb) / $cb <= -0.4) ? \"met\" : \"MISSED\"")"
+echo "durations=builds${builds} (${build_secs}s); VM rounds ${run_secs}s; make bench $((SECONDS - started))s" >>"$meta"
+"$TOP"/scripts/bench-report.sh

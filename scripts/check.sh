@@ -146,7 +146,7 @@ done
 # 4. Kernel reports anywhere in the run: splats, and what only prints a
 # line (RCU stalls, hung tasks, page pools that never drain).
 step console
-if grep -nE "WARNING:|BUG:|KASAN|KFENCE|UBSAN|ODEBUG|possible circular locking|inconsistent lock state|unreferenced object|Kernel panic|Oops:|rcu: INFO: rcu_|self-detected stall|rcu_.*detected stalls|blocked for more than [0-9]+ seconds|stalled pool shutdown|page_pool_release_retry|DMA-API: .*(out of memory|ENOMEM|disabl)" "$console" >"$res/splats"; then
+if grep -nE "$KERNEL_REPORTS" "$console" >"$res/splats"; then
 	record FAIL console "kernel reports in the VM console (first: $(head -n1 "$res/splats" | cut -c1-120))"
 else
 	record PASS console:no-kernel-splats

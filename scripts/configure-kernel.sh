@@ -4,14 +4,18 @@
 # builds its guests from it (the tree's drivers/net/config, modules built
 # in: the guest loads none), the harness's KUnit and NIC driver fragments
 # and any given on the command line; then verify that every requested
-# option made it (Kconfig drops unmet ones silently).
+# option made it (Kconfig drops unmet ones silently). A fragment can
+# override an earlier one: the last assignment of an option is the one
+# Kconfig takes, and the one verified.
+# TARGET_CONFIG is the selftest fragment (default: TREE's), so that make
+# bench configures its baselines with the series' fragment.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 step configure
 mkdir -p "$KOUT"
-target=$TREE/tools/testing/selftests/drivers/net/config
-[ -f "$target" ] || die "no $target in build/linux"
+target=${TARGET_CONFIG:-$TREE/tools/testing/selftests/drivers/net/config}
+[ -f "$target" ] || die "no selftest config fragment $target"
 {
 	cat "$TOP"/configs/vm.config
 	sed 's/=m$/=y/' "$target"
@@ -30,6 +34,14 @@ else
 	mv "$new" "$KOUT/.config"
 fi
 
+# The last assignment of each option, in the order they were first given
+# ("# CONFIG_X is not set" is CONFIG_X=n)
+last_assignments() {
+	sed -n -e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' \
+	       -e '/^CONFIG_[A-Za-z0-9_]*=/p' "$1" |
+		awk -F= '!($1 in v) { order[++n] = $1 } { v[$1] = $0 }
+			 END { for (i = 1; i <= n; i++) print v[order[i]] }'
+}
 missing=0
 while IFS= read -r line; do
 	case $line in
@@ -38,6 +50,6 @@ while IFS= read -r line; do
 	CONFIG_*=*)
 		grep -qx "$line" "$KOUT/.config" || { echo "not set: $line"; missing=1; } ;;
 	esac
-done <"$KOUT/fragment.config"
+done < <(last_assignments "$KOUT/fragment.config")
 [ $missing -eq 0 ] || die "config options above did not stick (unmet Kconfig dependencies)"
 echo "config: $(grep -c '=y' "$KOUT/.config") built-in, $(grep -c '=m' "$KOUT/.config") modules"

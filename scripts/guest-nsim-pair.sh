@@ -1,7 +1,9 @@
+# shellcheck shell=bash
 # Sourced inside the VM by the demo and the benchmarks: two linked
 # netdevsim devices with 2 queues each, the second in network namespace
 # "peer"; 2001:db8::1 on $lo, 2001:db8::2 on $pe. Provides $dfs (the local
-# port's netmem counters), counter NAME, rate BYTES MS and now_ms.
+# port's netmem counters), counter NAME, rate BYTES MS, now_ms,
+# wait_listen, with_rusage and nsim_pair_remove.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
@@ -28,10 +30,31 @@ now_ms() { date +%s%3N; }
 
 # wait_listen PORT [NETNS]: until something listens on PORT
 wait_listen() {
-	local i
-	for i in $(seq 100); do
+	local _
+	for _ in $(seq 100); do
 		${2:+ip netns exec "$2"} ss -Htln "sport = :$1" | grep -q . && return 0
 		sleep 0.1
 	done
 	return 1
+}
+
+# with_rusage CMD...: run CMD; then print to stderr the system and user CPU
+# time it took, children included, as "stime_us=N utime_us=N". Returns
+# CMD's exit status.
+with_rusage() {
+	python3 -c '
+import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:])
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(f"stime_us={u.ru_stime * 1e6:.0f} utime_us={u.ru_utime * 1e6:.0f}",
+      file=sys.stderr)
+sys.exit(1 if r.returncode < 0 else r.returncode)' "$@"
+}
+
+# nsim_pair_remove: take the pair down, so that another script can set it
+# up again in the same boot
+nsim_pair_remove() {
+	echo 1 >/sys/bus/netdevsim/del_device
+	echo 2 >/sys/bus/netdevsim/del_device
+	ip netns del peer
 }

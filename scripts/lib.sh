@@ -23,6 +23,11 @@ export PATH=$TOOLS/vng/usr/bin:/usr/local/sbin:/usr/sbin:/sbin:/usr/bin:/bin:$PA
 # fetch-base.sh extends, and its backports suite is added there.
 CODENAME=${CODENAME:-$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release | tr -d '"')}
 
+# What a kernel prints when something went wrong (splats, and what only
+# prints a line: RCU stalls, hung tasks, page pools that never drain), as
+# grep -E finds it in a VM console.
+KERNEL_REPORTS="WARNING:|BUG:|KASAN|KFENCE|UBSAN|ODEBUG|possible circular locking|inconsistent lock state|unreferenced object|Kernel panic|Oops:|rcu: INFO: rcu_|self-detected stall|rcu_.*detected stalls|blocked for more than [0-9]+ seconds|stalled pool shutdown|page_pool_release_retry|DMA-API: .*(out of memory|ENOMEM|disabl)"
+
 # The project's identity for commits in the work tree.
 PROJECT_NAME="Seed b9697186 maintainers"
 PROJECT_EMAIL="maintainers@users.noreply.a-seed-b9697186.example"
