@@ -73,11 +73,35 @@ built=0 absent=()
 for o in "${objs[@]}"; do
 	if [ -f "$dir/$o" ]; then built=$((built + 1)); else absent+=("$o"); fi
 done
+# findings FILE TREE: the warnings of a build log, without the tree's path
+# and line numbers, sorted
+findings() {
+	grep -E ': (warning|error): ' "$1" | sed -E "s|^$2/||; s|:[0-9]+:[0-9]+:|:|" | sort
+}
 warn=$(grep -cE ': (warning|error): ' "$out/i386.log" || true)
 errs=$(grep -cE '\*\*\* \[.*Error' "$out/i386.log" || true)
+new=$warn
+if [ "$warn" -gt 0 ]; then
+	# Warnings the base has too are not the series': build the same
+	# objects on the pristine base (a worktree at "base") and count only
+	# the others.
+	bwt=$BUILD/linux-base
+	[ -d "$bwt" ] || git -C "$TREE" worktree add -q --detach "$bwt" base
+	git -C "$bwt" checkout -q --detach base
+	bdir=$BUILD/kbuild-i386-base
+	mkdir -p "$bdir"
+	KCONFIG_ALLCONFIG="$dir/arch.fragment" make -C "$bwt" O="$bdir" ARCH=i386 allnoconfig \
+		>"$out/i386-base-config.log" 2>&1 || die "i386 allnoconfig of the base failed"
+	for o in "${objs[@]}"; do rm -f "$bdir/$o"; done
+	make -C "$bwt" O="$bdir" ARCH=i386 -j"$JOBS" CC="ccache gcc" W=1 -k "${objs[@]}" \
+		>"$out/i386-base.log" 2>&1 || true
+	comm -23 <(findings "$out/i386.log" "$TREE") <(findings "$out/i386-base.log" "$bwt") \
+		>"$out/i386.new"
+	new=$(wc -l <"$out/i386.new")
+fi
 rc=0
-[ "$warn" -eq 0 ] && [ "$errs" -eq 0 ] || rc=1
-result i386-w1 $rc "$built objects built with W=1, $warn warnings${absent:+; not in the i386 config: ${absent[*]}} (build/results/arch/i386.log)"
+[ "$new" -eq 0 ] && [ "$errs" -eq 0 ] || rc=1
+result i386-w1 $rc "$built objects built with W=1, $warn warnings, $new not on the base${absent:+; not in the i386 config: ${absent[*]}} (build/results/arch/i386.log$([ "$warn" -gt 0 ] && echo ", i386.new"))"
 
 echo "$pass passed, $fail failed, 0 skipped"
 [ $fail -eq 0 ]
