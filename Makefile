@@ -1,5 +1,7 @@
 # devmem TCP / netmem patch series on Debian's Linux 7.2: see README.md.
 # Every target is one script in scripts/; build/ holds everything generated.
+# BASE=7.3 (make BASE=7.3 check) runs any target on Linux 7.3 instead, with
+# the stack of patches-7.3/ in build/linux-7.3 (see scripts/lib.sh).
 
 S := scripts
 
@@ -66,3 +68,6 @@ bench: tree
 clean:
 	rm -rf build/kbuild build/kbuild-debug build/kbuild-debian build/kbuild-base \
 		build/kbuild-i386 build/kselftest build/kselftest-base build/results* build/bench
+	rm -rf build/kbuild-7.3 build/kbuild-debug-7.3 build/kbuild-debian-7.3 \
+		build/kbuild-base-7.3 build/kbuild-i386-7.3 build/kselftest-7.3 \
+		build/kselftest-base-7.3

@@ -2,7 +2,8 @@
 # Build and install the drv-net selftests (drivers/net: the devmem and
 # zcrx tests with ncdevmem and iou-zcrx, the python libraries; and
 # drivers/net/hw, for the netkit BPF programs the nk_*.py tests load) into
-# build/kselftest (KSELFTEST), with its kselftest runner.
+# build/kselftest (KSELFTEST; build/kselftest-7.3 for BASE=7.3), with its
+# kselftest runner.
 # iou-zcrx needs liburing >= 2.10; the Makefile's probe uses 'echo -e',
 # which dash does not know, so it is answered here (HAS_IOURING_ZCRX=y) and
 # liburing 2.15 from build/tools is linked statically.
@@ -11,7 +12,7 @@
 
 step selftests
 kmake headers >/dev/null
-log=$BUILD/selftests.log
+log=$BUILD/selftests$SFX.log
 rm -rf "$KSELFTEST"
 # liburing's headers want the new uapi (linux/blkdev.h): give the kernel's
 # own headers to the test programs, not to libbpf (USERCFLAGS).
@@ -19,7 +20,7 @@ CPATH=$TOOLS/uring/usr/include LIBRARY_PATH=$TOOLS/uring/static \
 	make -C "$TREE/tools/testing/selftests" O="$KOUT" -j"$JOBS" \
 	KSFT_INSTALL_PATH="$KSELFTEST" TARGETS="drivers/net drivers/net/hw" \
 	HAS_IOURING_ZCRX=y USERCFLAGS="-isystem $KOUT/usr/include" install >"$log" 2>&1 ||
-	{ tail -n 30 "$log"; die "selftest build failed (see build/selftests.log)"; }
+	{ tail -n 30 "$log"; die "selftest build failed (see ${log#"$TOP"/})"; }
 # SELFTEST_BINS: the programs that must have been built (compare-base
 # builds the base's, where ncdevmem and iou-zcrx are still in hw/).
 for bin in ${SELFTEST_BINS:-drivers/net/ncdevmem drivers/net/iou-zcrx drivers/net/hw/nk_forward.bpf.o}; do

@@ -41,7 +41,7 @@ kunit() {
 	shift
 	step "kunit-$name"
 	(cd "$TREE" && "$PYTHON" tools/testing/kunit/kunit.py run \
-		--kunitconfig=net/core --build_dir="$BUILD/kunit-$name" \
+		--kunitconfig=net/core --build_dir="$BUILD/kunit-$name$SFX" \
 		--jobs="$JOBS" --timeout=900 "$@") >"$out/kunit-$name.log" 2>&1 || rc=$?
 	counts=$(grep -E "^\[[0-9:]+\] Testing complete\." "$out/kunit-$name.log" |
 		 sed 's/^\[[0-9:]*\] //' | tail -n1)
@@ -57,7 +57,7 @@ kunit arm64-64k --arch=arm64 --cross_compile=aarch64-linux-gnu- \
 # the NIC drivers that are 64-bit only otherwise.
 step i386
 "$TOP"/scripts/configure-kernel.sh >/dev/null
-dir=$BUILD/kbuild-i386
+dir=$BUILD/kbuild-i386$SFX
 mkdir -p "$dir"
 { grep -v '^CONFIG_64BIT=' "$KOUT/fragment.config"; echo CONFIG_COMPILE_TEST=y; } >"$dir/arch.fragment"
 KCONFIG_ALLCONFIG="$dir/arch.fragment" make -C "$TREE" O="$dir" ARCH=i386 allnoconfig \

@@ -11,12 +11,13 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-export KOUT=$BUILD/kbuild-debug
+export KOUT=$BUILD/kbuild-debug$SFX
 "$TOP"/scripts/configure-kernel.sh "$TOP"/configs/debug.config
 step build-debug
 start=$SECONDS
-kmake bzImage >"$BUILD/kernel-debug-build.log" 2>&1 ||
-	die "debug kernel build failed (see build/kernel-debug-build.log)"
+log=$BUILD/kernel-debug-build$SFX.log
+kmake bzImage >"$log" 2>&1 ||
+	die "debug kernel build failed (see ${log#"$TOP"/})"
 echo "debug kernel built in $((SECONDS - start))s"
 
 # KASAN and lockdep slow the guest down several times: a longer limit for
@@ -24,10 +25,10 @@ echo "debug kernel built in $((SECONDS - start))s"
 export VM_MEM=${VM_MEM:-6G} VM_TIMEOUT=${VM_TIMEOUT:-6000}
 step check
 rc=0
-RESULTS=$BUILD/results-debug "$TOP"/scripts/check.sh || rc=$?
+RESULTS=$BUILD/results-debug$SFX "$TOP"/scripts/check.sh || rc=$?
 
 step check-swiotlb
-RESULTS=$BUILD/results-swiotlb VM_ONLY=1 VM_APPEND="swiotlb=force" \
+RESULTS=$BUILD/results-swiotlb$SFX VM_ONLY=1 VM_APPEND="swiotlb=force" \
 PROGRAMS="drivers/net:devmem.py drivers/net:devmem_nsim.py drivers/net:devmem_stress.py drivers/net:iou-zcrx.py drivers/net:nk_devmem.py drivers/net:userns_devmem.py" \
 REFUSED="DMA mapping needs syncs|io_uring_register_ifq\\(\\): Operation not supported" \
 	"$TOP"/scripts/check.sh || rc=$?

@@ -14,7 +14,7 @@ series=$RESULTS/summary
 
 step fragments-tree
 # vng builds in the source tree: a worktree of build/linux at its HEAD
-wt=$BUILD/linux-fragments
+wt=$BUILD/linux-fragments$SFX
 head=$(git -C "$TREE" rev-parse HEAD)
 [ -d "$wt" ] || git -C "$TREE" worktree add -q --detach "$wt" "$head"
 git -C "$wt" checkout -q --detach "$head"
@@ -43,10 +43,10 @@ step fragments-check
 # The selftests of make build (the same sources); vng finds the kernel
 # and its modules in the tree.
 rc=0
-VM_KERNEL=$wt KUNIT=0 VM_ONLY=1 RESULTS=$BUILD/results-fragments \
+VM_KERNEL=$wt KUNIT=0 VM_ONLY=1 RESULTS=$BUILD/results-fragments$SFX \
 	"$TOP"/scripts/check.sh >"$BUILD/check-fragments.log" 2>&1 || rc=$?
 sed -n '/^---- results/,$p' "$BUILD/check-fragments.log"
 
 step compare
-"$TOP"/scripts/compare-results.sh "$series" "$BUILD/results-fragments/summary" || rc=1
+"$TOP"/scripts/compare-results.sh "$series" "$BUILD/results-fragments$SFX/summary" || rc=1
 exit $rc

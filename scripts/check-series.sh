@@ -62,10 +62,10 @@
 
 CHECKS=${CHECKS:-all}
 case $CHECKS in all|static) ;; *) die "CHECKS=$CHECKS: 'all' or 'static'" ;; esac
-WT=${SERIES_WT:-$BUILD/series-wt}
+WT=${SERIES_WT:-$BUILD/series-wt$SFX}
 CT=$TOOLS/check/bin		# clang, ld.lld, llvm-*, sparse, pylint, ruff
-KOUT_I386=$BUILD/kbuild-i386
-KOUT_CLANG=$BUILD/kbuild-clang
+KOUT_I386=$BUILD/kbuild-i386$SFX
+KOUT_CLANG=$BUILD/kbuild-clang$SFX
 # NIPA's checkpatch options and ignore list. UNKNOWN_COMMIT_ID too: the
 # Fixes: tags name upstream commits, and the Debian tarball that is our
 # base has no history to find them in.
@@ -525,7 +525,7 @@ objbuild() {
 # fresh directory; findings as objbuild's. drivers/net/hw and drivers/net
 # get liburing as build-selftests.sh gives it.
 selftests_build() {
-	local log=$1 d sdir=$BUILD/kselftest-series extra=()
+	local log=$1 d sdir=$BUILD/kselftest-series$SFX extra=()
 	: >"$log"; : >"$log.findings"
 	kmake headers >>"$log" 2>&1 || { echo "make headers failed" >>"$log.findings"; return 0; }
 	for d in "${@:2}"; do
@@ -759,9 +759,9 @@ mapfile -t files < <(git -C "$TREE" diff --no-renames --name-only --diff-filter=
 if [ "$CHECKS" = static ]; then
 	result SKIP debian-config series "CHECKS=static"
 elif [ ${#files[@]} -gt 0 ]; then
-	dkout=$BUILD/kbuild-debian
+	dkout=$BUILD/kbuild-debian$SFX
 	mkdir -p "$dkout"
-	deb=$(printf '%s\n' "$DL"/linux-config-7.2_*.deb | sort -V | tail -n1)
+	deb=$(printf '%s\n' "$DL/linux-config-${BASE}"_*.deb | sort -V | tail -n1)
 	tmp=$(mktemp -d)
 	dpkg -x "$deb" "$tmp"
 	cfg=$(find "$tmp" -name 'config.amd64_none_amd64.xz' | head -n1)

@@ -15,7 +15,7 @@ kernel=$KOUT/arch/x86/boot/bzImage
 	die "no make check results for the current kernel: run 'make check' first"
 
 step base-tree
-wt=$BUILD/linux-base
+wt=$BUILD/linux-base$SFX
 if [ ! -d "$wt" ]; then
 	git -C "$TREE" worktree add -q --detach "$wt" base
 fi
@@ -23,10 +23,11 @@ fi
 	git -C "$wt" checkout -q --detach base
 
 step base-build
-export TREE=$wt KOUT=$BUILD/kbuild-base KSELFTEST=$BUILD/kselftest-base
-export RESULTS=$BUILD/results-base
+config=$KOUT/.config
+export TREE=$wt KOUT=$BUILD/kbuild-base$SFX KSELFTEST=$BUILD/kselftest-base$SFX
+export RESULTS=$BUILD/results-base$SFX
 mkdir -p "$KOUT"
-cp "$BUILD/kbuild/.config" "$KOUT/.config"
+cp "$config" "$KOUT/.config"
 kmake olddefconfig >/dev/null
 start=$SECONDS
 kmake bzImage >"$BUILD/kernel-base-build.log" 2>&1 ||

@@ -7,8 +7,8 @@
 . "$(dirname "$0")/lib.sh"
 
 "$TOP"/scripts/vm-run.sh demo "${VM_TIMEOUT:-900}" \
-	"DEMO_BYTES=${DEMO_BYTES:-$((256 << 20))} $TOP/scripts/guest-demo.sh" || true
+	"DEMO_BYTES=${DEMO_BYTES:-$((256 << 20))} KSELFTEST=$KSELFTEST $TOP/scripts/guest-demo.sh" || true
 step demo
 log=$RESULTS/demo.console
 sed -n '/^TX, /,/^demo: /p' "$log" | grep -v '^\[' | grep -v '^demo: ok' || true
-grep -q '^demo: ok' "$log" || die "the demo failed (see build/results/demo.console)"
+grep -q '^demo: ok' "$log" || die "the demo failed (see ${log#"$TOP"/})"

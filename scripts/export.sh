@@ -1,5 +1,6 @@
 #!/bin/bash
-# Regenerate patches/ from base..HEAD of build/linux: one folder per
+# Regenerate patches/ from base..HEAD of build/linux (BASE=7.3: patches-7.3/
+# from build/linux-7.3): one folder per
 # posting. A posting starts with an empty commit whose message is its cover
 # letter (subject, blank line, text) ending in the trailers
 # "Posting: <folder>" and "Tree: net|net-next"; the commits after it, up
@@ -14,10 +15,11 @@
 . "$(dirname "$0")/postings.sh"
 
 step export
+tn=${TREE#"$TOP"/} pn=${PATCHES#"$TOP"/}	# for messages: build/linux, patches
 git -C "$TREE" rev-parse -q --verify refs/tags/base >/dev/null ||
-	die "no build/linux with a 'base' tag: run 'make tree'"
+	die "no $tn with a 'base' tag: run 'make tree'"
 [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
-	die "build/linux has uncommitted changes"
+	die "$tn has uncommitted changes"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -28,4 +30,4 @@ mkdir -p "$PATCHES"
 cp -r "$tmp"/. "$PATCHES"/
 tree_stamp
 echo "exported $(grep -c . "$PATCHES/series") postings," \
-     "$(cat "$PATCHES"/*/series | grep -c .) patches to patches/"
+     "$(cat "$PATCHES"/*/series | grep -c .) patches to $pn/"

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Download Debian's linux-source-7.2 and linux-config-7.2 (the highest 7.2.y
-# there is, both at that version) and the sid-only test tools (virtme-ng,
+# Download Debian's linux-source-$BASE and linux-config-$BASE (BASE=7.2 or
+# 7.3, see lib.sh; the highest $BASE.y there is, both at that version;
+# 7.3 is in trixie-backports) and the sid-only test tools (virtme-ng,
 # liburing >= 2.10), and the userspace the drv-net tests want newer than
 # bookworm's (ethtool from sid, iproute2 and bpftool from <codename>-
 # backports: built for an older C library than sid's), into build/dl,
@@ -32,8 +33,8 @@ userspace=(ethtool:sid iproute2:$CODENAME-backports bpftool:$CODENAME-backports)
 # What is missing: the kernel pair at one version, virtme-ng, liburing,
 # the guest's userspace.
 need_kernel=1 need_vng=1 need_uring=1 need_user=0
-if src=$(cached linux-source-7.2 '7.2.*') &&
-   cached linux-config-7.2 "$(version "$src")" >/dev/null; then
+if src=$(cached "linux-source-$BASE" "$BASE.*") &&
+   cached "linux-config-$BASE" "$(version "$src")" >/dev/null; then
 	need_kernel=0
 fi
 cached virtme-ng >/dev/null && need_vng=0
@@ -72,19 +73,20 @@ if [ $need_kernel$need_vng$need_uring$need_user != 0000 ]; then
 	}
 	get=()
 	if [ $need_kernel = 1 ]; then
-		kver=$(versions linux-source-7.2 | grep '^7\.2\.' | sort -V | tail -n1 || true)
+		kver=$(versions "linux-source-$BASE" | awk -v b="$BASE." 'index($0, b) == 1' |
+		       sort -V | tail -n1)
 		if [ -z "$kver" ]; then
 			found=$(apt-cache "${opts[@]}" pkgnames linux-source- | sort |
 				xargs -r apt-cache "${opts[@]}" madison |
 				awk -F'|' '{ gsub(/ /, "", $1); gsub(/ /, "", $2); split($3, w, " ");
 					printf " %s %s (%s)", $1, $2, w[2] }')
-			die "no linux-source-7.2 (any 7.2.y) in ${suites[*]} of $uri;" \
+			die "no linux-source-$BASE (any $BASE.y) in ${suites[*]} of $uri;" \
 				"linux-source-* found:${found:- none}"
 		fi
-		cfg=$(versions linux-config-7.2)
+		cfg=$(versions "linux-config-$BASE")
 		grep -qxF "$kver" <<<"$cfg" ||
-			die "linux-source-7.2 $kver but no linux-config-7.2 $kver in ${suites[*]} of $uri"
-		get+=(linux-source-7.2="$kver" linux-config-7.2="$kver")
+			die "linux-source-$BASE $kver but no linux-config-$BASE $kver in ${suites[*]} of $uri"
+		get+=("linux-source-$BASE=$kver" "linux-config-$BASE=$kver")
 	fi
 	if [ $need_vng = 1 ]; then
 		v=$(candidate virtme-ng)
@@ -126,9 +128,9 @@ if [ $need_kernel$need_vng$need_uring$need_user != 0000 ]; then
 fi
 
 step verify
-src=$(cached linux-source-7.2 '7.2.*')
+src=$(cached "linux-source-$BASE" "$BASE.*")
 dev=$(cached liburing-dev)
 uver=$(version "$dev")
 dpkg --compare-versions "$uver" ge 2.10 ||
 	die "liburing $uver in build/dl: iou-zcrx needs >= 2.10 (rm build/dl/liburing* to fetch again)"
-echo "base: linux-source-7.2 $(version "$src")"
+echo "base: linux-source-$BASE $(version "$src")"

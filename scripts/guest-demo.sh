@@ -10,7 +10,7 @@
 # Prints a line per run and a table at the end.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-ncdevmem=$top/build/kselftest/drivers/net/ncdevmem
+ncdevmem=${KSELFTEST:-$top/build/kselftest}/drivers/net/ncdevmem
 bytes=${DEMO_BYTES:-$((256 << 20))}
 mib=$((bytes >> 20))
 . "$top"/scripts/guest-nsim-pair.sh

@@ -65,4 +65,4 @@ for t in "usr/sbin/ethtool --version" "bin/ip -V" "usr/sbin/bpftool version"; do
 done
 
 "$TOP"/scripts/versions.sh
-echo "deps: ok (versions in build/results/versions)"
+echo "deps: ok (versions in ${RESULTS#"$TOP"/}/versions)"

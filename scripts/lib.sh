@@ -6,13 +6,23 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-TREE=${TREE:-$BUILD/linux}	# kernel work tree: base + series, git
-KOUT=${KOUT:-$BUILD/kbuild}	# kbuild output (O=) for the VM kernel
+# The Debian kernel the series applies to (make BASE=7.3 ...): 7.2, the
+# default, is patches/ in build/linux; any other base has its own stack
+# and outputs, named with the suffix SFX ("-7.3"). Downloads, tools and
+# ccache are shared.
+export BASE=${BASE:-7.2}
+case $BASE in
+7.2) SFX= ;;
+7.3) SFX=-$BASE ;;
+*) echo "BASE=$BASE: the series has a stack for 7.2 and 7.3 only" >&2; exit 1 ;;
+esac
+TREE=${TREE:-$BUILD/linux$SFX}	# kernel work tree: base + series, git
+KOUT=${KOUT:-$BUILD/kbuild$SFX}	# kbuild output (O=) for the VM kernel
 DL=$BUILD/dl			# downloaded .deb packages
 TOOLS=$BUILD/tools		# unpacked sid packages (virtme-ng, liburing)
-RESULTS=${RESULTS:-$BUILD/results}	# KTAP, console logs, summaries
-KSELFTEST=${KSELFTEST:-$BUILD/kselftest}	# installed selftests
-PATCHES=$TOP/patches
+RESULTS=${RESULTS:-$BUILD/results$SFX}	# KTAP, console logs, summaries
+KSELFTEST=${KSELFTEST:-$BUILD/kselftest$SFX}	# installed selftests
+PATCHES=$TOP/patches$SFX
 JOBS=${JOBS:-$(nproc)}
 # The python that Debian's python3-* packages install for: PATH may have
 # another python3 first (pyenv), so the system's directories go first,

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Bring build/linux in line with patches/: the pristine base as the first
+# Bring build/linux in line with patches/ (for BASE=7.3: build/linux-7.3
+# and patches-7.3/, see lib.sh): the pristine base as the first
 # commit, tagged 'base', then every posting of patches/series (an empty
 # commit with its cover letter, then its patches, applied by git am).
 #
@@ -18,13 +19,13 @@
 
 if ! git -C "$TREE" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 	step unpack
-	deb=$(ls "$DL"/linux-source-7.2_7.2.*.deb | sort -V | tail -n1)
+	deb=$(ls "$DL/linux-source-${BASE}_$BASE".*.deb | sort -V | tail -n1)
 	rm -rf "$TREE" "$BUILD/unpack"
 	mkdir -p "$BUILD/unpack"
 	dpkg-deb --fsys-tarfile "$deb" |
-		tar -xO --wildcards './usr/src/linux-source-7.2.tar.xz' |
+		tar -xO --wildcards "./usr/src/linux-source-$BASE.tar.xz" |
 		tar -xJ -C "$BUILD/unpack"
-	mv "$BUILD/unpack/linux-source-7.2" "$TREE"
+	mv "$BUILD/unpack/linux-source-$BASE" "$TREE"
 	rmdir "$BUILD/unpack"
 	ver=$(dpkg-deb -f "$deb" Version)
 	git -C "$TREE" init -q -b series
@@ -35,7 +36,7 @@ if ! git -C "$TREE" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 	GIT_AUTHOR_NAME=$PROJECT_NAME GIT_AUTHOR_EMAIL=$PROJECT_EMAIL \
 	GIT_COMMITTER_NAME=$PROJECT_NAME GIT_COMMITTER_EMAIL=$PROJECT_EMAIL \
 	GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z" \
-		git -C "$TREE" commit -q -m "Linux $ver (Debian linux-source-7.2)"
+		git -C "$TREE" commit -q -m "Linux $ver (Debian linux-source-$BASE)"
 	git -C "$TREE" tag base
 	rm -f "$STAMP"
 fi
@@ -43,6 +44,7 @@ git -C "$TREE" config user.name "$PROJECT_NAME"
 git -C "$TREE" config user.email "$PROJECT_EMAIL"
 
 step tree
+tn=${TREE#"$TOP"/} pn=${PATCHES#"$TOP"/}	# for messages: build/linux, patches
 head=$(git -C "$TREE" rev-parse HEAD)
 base=$(git -C "$TREE" rev-parse base)
 dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
@@ -50,20 +52,20 @@ read -r stamp_head stamp_patches <"$STAMP" 2>/dev/null || { stamp_head=''; stamp
 if [ "${FORCE:-0}" != 1 ]; then
 	if [ -z "$dirty" ] && [ "$head" != "$base" ] && tree_matches_patches; then
 		tree_stamp
-		echo "tree: build/linux matches patches/ ($(series_commits | grep -c .) patches)"
+		echo "tree: $tn matches $pn/ ($(series_commits | grep -c .) patches)"
 		exit 0
 	fi
-	[ -z "$dirty" ] || die "build/linux has uncommitted changes:" \
+	[ -z "$dirty" ] || die "$tn has uncommitted changes:" \
 		"$(head -n 5 <<<"$dirty" | tr '\n' ' ')- commit and 'make export'," \
 		"or FORCE=1 make tree to throw them away"
 	# Commits made in build/linux since it was last applied or exported
 	# are the only copy of that work.
 	if [ "$head" != "$base" ] && [ "$head" != "$stamp_head" ]; then
 		if [ "$stamp_patches" = "$(patches_hash)" ]; then
-			die "build/linux has commits that are not in patches/:" \
-			    "run 'make export' and commit patches/ (FORCE=1 make tree throws them away)"
+			die "$tn has commits that are not in $pn/:" \
+			    "run 'make export' and commit $pn/ (FORCE=1 make tree throws them away)"
 		fi
-		die "both build/linux (commits not exported) and patches/ changed" \
+		die "both $tn (commits not exported) and $pn/ changed" \
 		    "since the tree was last applied: export or drop one side" \
 		    "(make export, or FORCE=1 make tree)"
 	fi

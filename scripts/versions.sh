@@ -10,7 +10,7 @@ shopt -s nullglob
 mkdir -p "$RESULTS"
 out=$RESULTS/versions
 {
-	for p in linux-source-7.2 linux-config-7.2 virtme-ng liburing-dev liburing2 \
+	for p in "linux-source-$BASE" "linux-config-$BASE" virtme-ng liburing-dev liburing2 \
 		 ethtool iproute2 bpftool; do
 		debs=("$DL/${p}_"*.deb)
 		[ ${#debs[@]} -gt 0 ] || die "no $p in build/dl: run 'make deps'"
