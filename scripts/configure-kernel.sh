@@ -1,5 +1,6 @@
 #!/bin/bash
-# Write $KOUT/.config: allnoconfig plus the guest's base (configs/vm.config),
+# Write $KOUT/.config: allnoconfig plus the guest's base (configs/vm.config,
+# and configs/vm-$BASE.config for what has another name on each base),
 # the config fragment of the selftest target the VM runs, as netdev's CI
 # builds its guests from it (the tree's drivers/net/config, modules built
 # in: the guest loads none), the harness's KUnit and NIC driver fragments
@@ -17,7 +18,7 @@ mkdir -p "$KOUT"
 target=${TARGET_CONFIG:-$TREE/tools/testing/selftests/drivers/net/config}
 [ -f "$target" ] || die "no selftest config fragment $target"
 {
-	cat "$TOP"/configs/vm.config
+	cat "$TOP"/configs/vm.config "$TOP/configs/vm-$BASE.config"
 	sed 's/=m$/=y/' "$target"
 	cat "$TOP"/configs/kunit.config "$TOP"/configs/nic-drivers.config "$@"
 } >"$KOUT/fragment.config"
