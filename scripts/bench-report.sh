@@ -11,7 +11,7 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-runs=$BUILD/bench/runs
+runs=$BUILD/bench$SFX/runs
 meta=$runs/meta
 [ -f "$meta" ] || die "no $meta: run make bench"
 meta() { sed -n "s/^$1=//p" "$meta" | head -n1; }

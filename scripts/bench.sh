@@ -36,7 +36,7 @@ rx_bytes=${BENCH_RX_BYTES:-$((256 << 20))}
 tx_bytes=${BENCH_TX_BYTES:-$((256 << 20))}
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS=$rounds is no number of rounds"
 [ "$rounds" -ge 5 ] || echo "note: $rounds rounds, fewer than the 5 the figures are meant to have"
-out=$BUILD/bench
+out=$BUILD/bench$SFX	# build/bench-7.3 for BASE=7.3
 runs=$out/runs
 started=$SECONDS
 
@@ -91,10 +91,10 @@ build() {
 	TREE=$TREE KOUT=$KOUT TARGET_CONFIG=$out/series/tools/testing/selftests/drivers/net/config \
 		"$TOP"/scripts/configure-kernel.sh "$TOP"/configs/bench.config \
 		>"$out/$name.config.log" 2>&1 ||
-		{ tail -n 20 "$out/$name.config.log"; die "$name: configuration failed (see build/bench/$name.config.log)"; }
+		{ tail -n 20 "$out/$name.config.log"; die "$name: configuration failed (see ${out#"$TOP"/}/$name.config.log)"; }
 	kmake bzImage >"$out/$name.build.log" 2>&1 ||
 		{ grep -E "error|Error" "$out/$name.build.log" | head -n 20
-		  die "$name kernel does not build (see build/bench/$name.build.log)"; }
+		  die "$name kernel does not build (see ${out#"$TOP"/}/$name.build.log)"; }
 	t=$((SECONDS - t))
 	echo "kernel=$(printf '%-12s' "$name") $(git -C "$dir" log -1 --format='%h %s') (build ${t}s)" >>"$meta"
 	builds="$builds $name ${t}s,"
@@ -123,19 +123,19 @@ for name in series alloc-base refill-base tx-base; do
 	build "$name"
 done
 echo "release=$(TREE=$out/series KOUT=$out/series/kbuild kmake -s kernelrelease)" >>"$meta"
-src=$(find "$DL" -maxdepth 1 -name 'linux-source-7.2_*.deb' 2>/dev/null | sort -V | tail -n1)
-echo "source=${src:+Debian linux-source-7.2 $(dpkg-deb -f "$src" Version)}" >>"$meta"
+src=$(find "$DL" -maxdepth 1 -name "linux-source-${BASE}_*.deb" 2>/dev/null | sort -V | tail -n1)
+echo "source=${src:+Debian linux-source-$BASE $(dpkg-deb -f "$src" Version)}" >>"$meta"
 
 step bench-ncdevmem
 # The series' ncdevmem runs on every kernel: the same sender and receiver.
 t=$SECONDS
 TREE=$out/series KOUT=$out/series/kbuild kmake headers >"$out/ncdevmem.build.log" 2>&1 ||
-	die "headers for ncdevmem (see build/bench/ncdevmem.build.log)"
+	die "headers for ncdevmem (see ${out#"$TOP"/}/ncdevmem.build.log)"
 mkdir -p "$out/selftests"
 make -C "$out/series/tools/testing/selftests/drivers/net" OUTPUT="$out/selftests" \
 	KHDR_INCLUDES="-isystem $out/series/kbuild/usr/include" HAS_IOURING_ZCRX=n \
 	"$out/selftests/ncdevmem" >>"$out/ncdevmem.build.log" 2>&1 ||
-	{ tail -n 20 "$out/ncdevmem.build.log"; die "ncdevmem does not build (see build/bench/ncdevmem.build.log)"; }
+	{ tail -n 20 "$out/ncdevmem.build.log"; die "ncdevmem does not build (see ${out#"$TOP"/}/ncdevmem.build.log)"; }
 builds="$builds ncdevmem $((SECONDS - t))s"
 echo "ncdevmem: built in $((SECONDS - t))s"
 build_secs=$((SECONDS - started))
