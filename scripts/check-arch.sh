@@ -45,7 +45,7 @@ kunit() {
 		--jobs="$JOBS" --timeout=900 "$@") >"$out/kunit-$name.log" 2>&1 || rc=$?
 	counts=$(grep -E "^\[[0-9:]+\] Testing complete\." "$out/kunit-$name.log" |
 		 sed 's/^\[[0-9:]*\] //' | tail -n1)
-	result "kunit-$name" $rc "${counts:-no results} (build/results/arch/kunit-$name.log)"
+	result "kunit-$name" $rc "${counts:-no results} (${out#"$TOP"/}/kunit-$name.log)"
 }
 
 kunit um --make_options="CC=ccache gcc"
@@ -61,7 +61,7 @@ dir=$BUILD/kbuild-i386$SFX
 mkdir -p "$dir"
 { grep -v '^CONFIG_64BIT=' "$KOUT/fragment.config"; echo CONFIG_COMPILE_TEST=y; } >"$dir/arch.fragment"
 KCONFIG_ALLCONFIG="$dir/arch.fragment" make -C "$TREE" O="$dir" ARCH=i386 allnoconfig \
-	>"$out/i386-config.log" 2>&1 || die "i386 allnoconfig failed (see build/results/arch/i386-config.log)"
+	>"$out/i386-config.log" 2>&1 || die "i386 allnoconfig failed (see ${out#"$TOP"/}/i386-config.log)"
 mapfile -t files < <(git -C "$TREE" diff --name-only --diff-filter=AM base..HEAD -- '*.c' \
 	':!tools' ':!scripts' ':!samples')
 objs=()
@@ -101,7 +101,7 @@ if [ "$warn" -gt 0 ]; then
 fi
 rc=0
 [ "$new" -eq 0 ] && [ "$errs" -eq 0 ] || rc=1
-result i386-w1 $rc "$built objects built with W=1, $warn warnings, $new not on the base${absent:+; not in the i386 config: ${absent[*]}} (build/results/arch/i386.log$([ "$warn" -gt 0 ] && echo ", i386.new"))"
+result i386-w1 $rc "$built objects built with W=1, $warn warnings, $new not on the base${absent:+; not in the i386 config: ${absent[*]}} (${out#"$TOP"/}/i386.log$([ "$warn" -gt 0 ] && echo ", i386.new"))"
 
 echo "$pass passed, $fail failed, 0 skipped"
 [ $fail -eq 0 ]

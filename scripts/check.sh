@@ -182,14 +182,14 @@ if [ "${VM_ONLY:-0}" != 1 ]; then
 	   git -C "$TREE" diff --quiet -- "${gen[@]}"; then
 		record PASS ynl-regen:no-diff
 	else
-		record FAIL ynl-regen "generated netlink code differs from the specs (git -C build/linux diff)"
+		record FAIL ynl-regen "generated netlink code differs from the specs (git -C ${TREE#"$TOP"/} diff)"
 	fi
 fi
 
 step report
 grep '^SKIP' "$sum" | sed 's/^/  /' >"$res/skips" || true
 grep '^FAIL' "$sum" | sed 's/^/  /' >"$res/fails" || true
-echo "---- results ($(grep -c . "$sum") checks; full list in build/results/summary)"
+echo "---- results ($(grep -c . "$sum") checks; full list in ${sum#"$TOP"/})"
 echo "KUnit: $(grep -c '^PASS kunit:' "$sum" || true) passed," \
      "$(grep -c '^FAIL kunit' "$sum" || true) failed, $(grep -c '^SKIP kunit' "$sum" || true) skipped"
 for t in "${SELFTESTS[@]}"; do
