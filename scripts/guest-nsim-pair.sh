@@ -3,8 +3,14 @@
 # netdevsim devices with 2 queues each, the second in network namespace
 # "peer"; 2001:db8::1 on $lo, 2001:db8::2 on $pe. Provides $dfs (the local
 # port's netmem counters), counter NAME, rate BYTES MS, now_ms,
-# wait_listen, with_rusage and nsim_pair_remove.
-export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+# wait_listen, with_rusage and nsim_pair_remove. The sourcing script sets
+# $top, the harness's directory.
+# The newer ethtool, iproute2 and bpftool that install-deps.sh unpacks come
+# first, as in guest-tests.sh: the host's ethtool may not know
+# tcp-data-split.
+# shellcheck disable=SC2154 # top is the sourcing script's
+user=${top:?}/build/tools/userspace
+export PATH=$user/usr/sbin:$user/usr/bin:$user/sbin:$user/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 echo "1 1 2" >/sys/bus/netdevsim/new_device
