@@ -85,10 +85,10 @@ if [ "$warn" -gt 0 ]; then
 	# Warnings the base has too are not the series': build the same
 	# objects on the pristine base (a worktree at "base") and count only
 	# the others.
-	bwt=$BUILD/linux-base
+	bwt=$BUILD/linux-base$SFX
 	[ -d "$bwt" ] || git -C "$TREE" worktree add -q --detach "$bwt" base
 	git -C "$bwt" checkout -q --detach base
-	bdir=$BUILD/kbuild-i386-base
+	bdir=$BUILD/kbuild-i386-base$SFX
 	mkdir -p "$bdir"
 	KCONFIG_ALLCONFIG="$dir/arch.fragment" make -C "$bwt" O="$bdir" ARCH=i386 allnoconfig \
 		>"$out/i386-base-config.log" 2>&1 || die "i386 allnoconfig of the base failed"
