@@ -33,6 +33,6 @@ RESULTS=$BUILD/results-debug "$TOP"/scripts/check.sh || rc=$?
 step check-swiotlb
 RESULTS=$BUILD/results-swiotlb VM_ONLY=1 VM_APPEND="swiotlb=force" \
 PROGRAMS="drivers/net:devmem.py drivers/net:devmem_nsim.py drivers/net:devmem_stress.py drivers/net:iou-zcrx.py drivers/net:nk_devmem.py drivers/net:userns_devmem.py" \
-REFUSED="DMA mapping needs syncs|Failed to map dmabuf attachment|io_uring_register_ifq\\(\\): (Operation not supported|Input/output error: the area cannot be DMA-mapped)" \
+REFUSED="DMA mapping needs syncs|Failed to map dmabuf attachment|io_uring_register_ifq\\(\\): (Operation not supported|Input/output error: cannot DMA-map the area)" \
 	"$TOP"/scripts/check.sh || rc=$?
 exit $rc

@@ -189,7 +189,7 @@ fi
 step report
 grep '^SKIP' "$sum" | sed 's/^/  /' >"$res/skips" || true
 grep '^FAIL' "$sum" | sed 's/^/  /' >"$res/fails" || true
-echo "---- results ($(grep -c . "$sum") checks; full list in build/results/summary)"
+echo "---- results ($(grep -c . "$sum") checks; full list in ${sum#"$TOP"/})"
 echo "KUnit: $(grep -c '^PASS kunit:' "$sum" || true) passed," \
      "$(grep -c '^FAIL kunit' "$sum" || true) failed, $(grep -c '^SKIP kunit' "$sum" || true) skipped"
 for t in "${SELFTESTS[@]}"; do
