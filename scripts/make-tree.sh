@@ -48,7 +48,7 @@ tn=${TREE#"$TOP"/} pn=${PATCHES#"$TOP"/}	# for messages: build/linux, patches
 head=$(git -C "$TREE" rev-parse HEAD)
 base=$(git -C "$TREE" rev-parse base)
 dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
-read -r stamp_head stamp_patches <"$STAMP" 2>/dev/null || { stamp_head=''; stamp_patches=''; }
+read -r stamp_head stamp_patches 2>/dev/null <"$STAMP" || { stamp_head=''; stamp_patches=''; }
 if [ "${FORCE:-0}" != 1 ]; then
 	if [ -z "$dirty" ] && [ "$head" != "$base" ] && tree_matches_patches; then
 		tree_stamp
