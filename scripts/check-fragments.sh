@@ -29,6 +29,7 @@ while IFS= read -r opt; do
 	case $opt in CONFIG_*=*) ;; *) continue ;; esac
 	grep -qxF "$opt" "$wt/.config" ||
 		{ [ "${opt#*=}" = m ] && grep -qxF "${opt%=m}=y" "$wt/.config"; } ||
+		{ [ "${opt#*=}" = n ] && ! grep -q "^${opt%=n}=" "$wt/.config"; } ||
 		missing+=("$opt")
 done <"$wt/tools/testing/selftests/drivers/net/config"
 [ ${#missing[@]} -eq 0 ] || echo "not in the kernel: ${missing[*]}"
