@@ -174,7 +174,9 @@ boot() {
 		fail "round $r $name: the VM run failed: $(grep -m1 FAILED "$runs/$vm.log" ||
 			tail -n1 "$runs/$vm.log") (see ${console#"$TOP"/})"
 	[ -f "$console" ] || return 0
-	grep -o "bench: devmem_.*" "$console" | sed "s/^/round=$r kernel=$name /" >"$runs/$r-$name" || true
+	# (the serial console ends its lines with CR LF)
+	tr -d '\r' <"$console" | grep -o "bench: devmem_.*" |
+		sed "s/^/round=$r kernel=$name /" >"$runs/$r-$name" || true
 	for w in $need; do
 		[ "$(grep -c "bench: ${w%:*} " "$runs/$r-$name")" -ge "${w#*:}" ] ||
 			fail "round $r $name: fewer than ${w#*:} ${w%:*} figures (see ${console#"$TOP"/})"
