@@ -7,6 +7,9 @@
 # that fails is run once more, as the CI does. The runner's output of
 # each run goes to build/results/ktap/<collection>_<program>.ktap (and
 # .retry.ktap), its exit code to .rc (and .retry.rc).
+# TIMEOUT_SCALE (check.sh sets it for a TCG guest) multiplies the timeout
+# from the collection's settings; NO_RETRY names programs that are not run
+# again (those known to fail for want of a fast guest).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 user=$top/build/tools/userspace
@@ -22,7 +25,16 @@ export LOCAL_PREFIX_V6=2001:db8:2::/64
 cd "${KSELFTEST:-$top/build/kselftest}" || exit 1
 for t in "$@"; do
 	name=${t//[:\/]/_}
-	for run in "" .retry; do
+	# the runner's default, or the collection's settings
+	limit=45
+	settings=${t%%:*}/settings
+	[ ! -f "$settings" ] || limit=$(sed -n 's/^timeout=//p' "$settings")
+	limit=$((${limit:-45} * ${TIMEOUT_SCALE:-1}))
+	tries=2
+	case " ${NO_RETRY:-} " in *" $t "*) tries=1 ;; esac
+	for try in $(seq "$tries"); do
+		run=
+		[ "$try" = 1 ] || run=.retry
 		echo "### running $t${run:+ (again)}"
 		start=$(date +%s)
 		# The runner appends the program's output to /dev/stdout,
@@ -30,7 +42,7 @@ for t in "$@"; do
 		# of its own instead, then keep both.
 		rm -rf /tmp/ksft-log
 		mkdir -p /tmp/ksft-log
-		./run_kselftest.sh -p /tmp/ksft-log -t "$t" >/tmp/ksft-runner.out 2>&1
+		./run_kselftest.sh -p /tmp/ksft-log -o "$limit" -t "$t" >/tmp/ksft-runner.out 2>&1
 		rc=$?
 		cat /tmp/ksft-log/* /tmp/ksft-runner.out >"$out/$name$run.ktap" 2>/dev/null
 		echo "### $t: exit $rc in $(( $(date +%s) - start ))s"
