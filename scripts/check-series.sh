@@ -10,7 +10,8 @@
 #   w1             the objects of the touched .c files, W=1 (gcc): no new
 #                  warning
 #   sparse         the same objects through sparse (C=2): no new warning
-#   i386           the same objects, ARCH=i386 W=1 (build/kbuild-i386)
+#   i386           the same objects, ARCH=i386 W=1 (build/kbuild-i386),
+#                  and none calls libgcc's 64-bit division (__umoddi3...)
 #   clang          the same objects, LLVM=1 W=1 with clang 19 (>= 17.0.1,
 #                  which Linux 7.2 needs; build/kbuild-clang)
 #   headers        make headers, when the patch touches include/ or tools/
@@ -520,6 +521,13 @@ objbuild() {
 		grep -E ': (warning|error|fatal error): ' "$log" >"$log.findings" || true
 	fi
 	sed 's/^/object did not compile: /' "$log.failed" >>"$log.findings"
+	# i386 has no 64-bit division: gcc calls libgcc, which the kernel
+	# does not link, and modpost or the vmlinux link fails later
+	[ "$kind" != i386 ] || for o in "${objs[@]}"; do
+		[ -f "$dir/$o" ] || continue
+		nm -u "$dir/$o" | awk -v o="$o" '$2 ~ /^__(u?(div|mod)di3|u?divmoddi4)$/ {
+			print o ": calls " $2 " (64-bit division on 32-bit: div_u64() and friends)" }'
+	done >>"$log.findings"
 }
 # selftests_build LOG DIRS...: the selftest directories built into a
 # fresh directory; findings as objbuild's. drivers/net/hw and drivers/net
