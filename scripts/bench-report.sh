@@ -2,10 +2,11 @@
 # bench-report.sh: the figures of the last make bench (build/bench/runs,
 # written by bench.sh) as build/results/bench.txt, printed too, and as
 # build/results/bench.tsv (one line per figure: kernel, workload,
-# selector, metric, runs, median, min, max, then the value of each round).
-# Every figure is computed from the runs: the median over the rounds that
-# produced it, with min-max; the ratio to the baseline is the ratio of the
-# medians. The figures of the make bench before are kept as bench.prev.*,
+# selector, metric, samples, median, min, max, then the value of each
+# sample). A sample is one run of a workload: each round boots each
+# kernel once, and each boot runs its workloads "repeats" times. Every
+# figure is computed from the runs: the median over the samples, with
+# min-max; the ratio to the baseline is the ratio of the medians. The figures of the make bench before are kept as bench.prev.*,
 # and each median is checked against the other run's range.
 # Can be run again on its own; exits 1 when a run failed.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -17,6 +18,9 @@ meta=$runs/meta
 meta() { sed -n "s/^$1=//p" "$meta" | head -n1; }
 run_id=$(meta run_id)
 rounds=$(meta rounds)
+reps=$(meta repeats)
+reps=${reps:-1}
+samples=$((rounds * reps))
 mkdir -p "$RESULTS"
 txt=$RESULTS/bench.txt tsv=$RESULTS/bench.tsv
 if [ -f "$tsv" ] && [ "$(sed -n 's/^# run_id=//p' "$tsv")" != "$run_id" ]; then
@@ -27,14 +31,15 @@ prev=$RESULTS/bench.prev.tsv
 fails=$runs/report-failures
 : >"$fails"
 
-# 1. One value per figure and round, derived from the raw lines
-#    "round=R kernel=K bench: WORKLOAD key=value ...": a line lacking a
-#    value its figures need is a failed run, not a gap.
+# 1. One value per figure and sample, derived from the raw lines
+#    "round=R rep=N kernel=K bench: WORKLOAD key=value ...": a line
+#    lacking a value its figures need is a failed run, not a gap. Sample
+#    (R - 1) * repeats + N.
 values=$runs/values
 shopt -s nullglob
 files=("$runs"/[0-9]*-*)
 [ ${#files[@]} -gt 0 ] || die "no figures in $runs"
-awk -v fails="$fails" '
+awk -v fails="$fails" -v reps="$reps" '
 function need(k) {
 	if (!(k in v) || v[k] !~ /^[0-9]+$/) {
 		printf "round %s %s: %s %s without %s\n", r, kern, w, sel, k >> fails
@@ -42,14 +47,14 @@ function need(k) {
 	}
 	return v[k]
 }
-function out(metric, val) { if (!bad) print kern, w, sel, metric, r, val }
+function out(metric, val) { if (!bad) print kern, w, sel, metric, (r - 1) * reps + rep, val }
 {
 	delete v
 	bad = 0
 	for (i = 1; i <= NF; i++)
 		if (split($i, kv, "=") == 2)
 			v[kv[1]] = kv[2]
-	r = v["round"]; kern = v["kernel"]; w = $4
+	r = v["round"]; rep = v["rep"] ? v["rep"] : 1; kern = v["kernel"]; w = $5
 	sel = "-"
 	if (w == "devmem_alloc" || w == "devmem_pool") {
 		sel = "entries=" need("entries")
@@ -105,11 +110,11 @@ function out(metric, val) { if (!bad) print kern, w, sel, metric, r, val }
 	}
 }' "${files[@]}" >"$values"
 
-# 2. Per figure: runs, median, min, max and the value of each round (- for
-#    a round without it)
+# 2. Per figure: samples, median, min, max and the value of each sample (-
+#    for a sample without it)
 {
 	echo "# run_id=$run_id"
-	sort -k1,4 -k5,5n "$values" | awk -v rounds="$rounds" '
+	sort -k1,4 -k5,5n "$values" | awk -v rounds="$samples" '
 	function flush(   i, j, t, n, med, s) {
 		if (key == "") return
 		n = 0
@@ -135,7 +140,7 @@ function out(metric, val) { if (!bad) print kern, w, sel, metric, r, val }
 } >"$tsv"
 
 # fig KERNEL WORKLOAD SEL METRIC FIELD: one field of a figure (n, med,
-# min, max, rounds), empty when no run gave it
+# min, max, samples), empty when no run gave it
 fig() {
 	awk -F'\t' -v k="$1" -v w="$2" -v s="$3" -v m="$4" -v f="$5" '
 		$1 == k && $2 == w && $3 == s && $4 == m {
@@ -144,7 +149,7 @@ fig() {
 		}' "$tsv"
 }
 # show KERNEL WORKLOAD SEL METRIC FORMAT: "median [min-max]", with the
-# number of runs when fewer than the rounds; "-" without a run
+# number of samples when fewer than there should be; "-" without a run
 show() {
 	local n med lo hi
 	n=$(fig "$1" "$2" "$3" "$4" n)
@@ -152,7 +157,7 @@ show() {
 	med=$(fig "$1" "$2" "$3" "$4" med)
 	lo=$(fig "$1" "$2" "$3" "$4" min)
 	hi=$(fig "$1" "$2" "$3" "$4" max)
-	awk -v f="$5" -v med="$med" -v lo="$lo" -v hi="$hi" -v n="$n" -v r="$rounds" \
+	awk -v f="$5" -v med="$med" -v lo="$lo" -v hi="$hi" -v n="$n" -v r="$samples" \
 		'BEGIN { printf f " [" f "-" f "]%s", med, lo, hi, (n < r ? " (n=" n ")" : "") }'
 }
 # ratio A B: A / B as "0.123x" (3 significant digits, no exponent), "-"
@@ -186,13 +191,14 @@ apart() {
 }
 
 {
-	printf 'make bench, %s: %s rounds; each round boots %s\n' "$(meta date)" "$rounds" "$(meta order)"
+	printf 'make bench, %s: %s rounds, each booting %s; %s runs of each workload per boot\n' \
+		"$(meta date)" "$rounds" "$(meta order)" "$reps"
 	printf 'host: %s, %s cores; guest: %s vCPUs, %s, accel %s\n' "$(meta host_cpu)" \
 		"$(meta host_cores)" "$(meta vm_cpus)" "$(meta vm_mem)" "$(meta accel)"
 	printf 'kernel %s (%s), built without debug info (configs/bench.config):\n' \
 		"$(meta release)" "$(meta source)"
 	sed -n 's/^kernel=/  /p' "$meta"
-	echo "Figures: median [min-max] over the rounds (n= when fewer ran); ratios are of medians."
+	echo "Figures: median [min-max] of the $samples runs (n= when fewer ran); ratios are of medians."
 
 	printf '\ndevmem_alloc (KUnit devmem_bench: 1 GiB binding as N scatterlist entries, 4096 net_iovs held)\n'
 	printf '  ns per net_iov allocated and freed; worst: single allocation / round of 64 through the page pool\n'
@@ -243,7 +249,7 @@ apart() {
 	done
 	sv=$(fig series devmem_refill - served min)
 	if [ -n "$sv" ] && [ -n "$q" ]; then
-		echo "  every bound queue receives, in every round (target): $(verdict "$sv == $q")"
+		echo "  every bound queue receives, in every run (target): $(verdict "$sv == $q")"
 	else
 		echo "  target not measured (figures missing)"
 	fi
@@ -291,7 +297,7 @@ apart() {
 			"$(show "$kern" devmem_tx "$l" proc_sys_ms_per_gib %.0f)" \
 			"$(show "$kern" devmem_tx "$l" mib_s %.1f)"
 	done
-	echo "  (max frags: median of the most frags in one packet; max frag: the largest frag in any round)"
+	echo "  (max frags: median of the most frags in one packet; max frag: the largest frag in any run)"
 	fu=$(fig series devmem_tx limit=4294967295 frags_per_pkt med)
 	su=$(fig series devmem_tx limit=4294967295 sendmsg_ms_per_gib med)
 	sb=$(fig tx-base devmem_tx limit=none sendmsg_ms_per_gib med)
@@ -307,7 +313,8 @@ apart() {
 		echo "  targets not measured (figures missing)"
 	fi
 
-	printf '\nper round (r1..r%s; alternate boots of each baseline and the series, so host drift shows here)\n' "$rounds"
+	printf '\nper round (r1..r%s, | between rounds, the %s runs of a boot within; alternate boots of\n' "$rounds" "$reps"
+	printf '  each baseline and the series, so host drift shows here)\n'
 	for f in "alloc-base devmem_alloc entries=262144 alloc_free_ns" \
 		 "series devmem_alloc entries=262144 alloc_free_ns" \
 		 "alloc-base devmem_pool entries=262144 alloc_free_ns" \
@@ -325,8 +332,9 @@ apart() {
 		# shellcheck disable=SC2086 # the four words of a figure
 		set -- $f
 		printf '  %-11s %-13s %-20s %-20s %s\n' "$1" "$2" "$3" "$4" \
-			"$(fig "$1" "$2" "$3" "$4" rounds | awk -F, '{ for (i = 1; i <= NF; i++)
-				printf "%s%s", (i > 1 ? " " : ""), ($i == "-" ? "-" : sprintf($i >= 100 ? "%.0f" : "%.3g", $i)) }')"
+			"$(fig "$1" "$2" "$3" "$4" rounds | awk -F, -v reps="$reps" '{ for (i = 1; i <= NF; i++)
+				printf "%s%s", (i == 1 ? "" : (i - 1) % reps ? " " : " | "),
+					($i == "-" ? "-" : sprintf($i >= 100 ? "%.0f" : "%.3g", $i)) }')"
 	done
 
 	printf '\nagainst the make bench before (build/results/bench.prev.txt):\n'

@@ -6,9 +6,12 @@
 # all configured with the series' selftest fragment. Then BENCH_ROUNDS
 # rounds (default 5), each booting every baseline and then the series, so
 # that a drift of the host shows as a drift across rounds, not as a
-# difference between kernels. bench-report.sh turns the runs into
-# build/results/bench.txt. A run that fails is reported and left out of
-# the figures; make bench then fails.
+# difference between kernels; each boot runs its workloads BENCH_REPEATS
+# times (default 3; the KUnit suites again through debugfs), so that each
+# figure has rounds x repeats samples, and its range is the range of that
+# many. bench-report.sh turns the runs into build/results/bench.txt. A run
+# that fails is reported and left out of the figures; make bench then
+# fails.
 #
 # Kernels, and what each boot runs:
 #  alloc-base   up to ALLOC_BASE (gen_pool): KUnit devmem_bench, allocation
@@ -32,9 +35,11 @@ TX_BASE="netdevsim: count the most netmem frags in a packet, zero the counters"
 KERNELS=(alloc-base refill-base tx-base series)	# the boot order of a round
 
 rounds=${BENCH_ROUNDS:-5}
+reps=${BENCH_REPEATS:-3}
 rx_bytes=${BENCH_RX_BYTES:-$((256 << 20))}
 tx_bytes=${BENCH_TX_BYTES:-$((256 << 20))}
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS=$rounds is no number of rounds"
+[[ $reps =~ ^[1-9][0-9]*$ ]] || die "BENCH_REPEATS=$reps is no number of repeats"
 [ "$rounds" -ge 5 ] || echo "note: $rounds rounds, fewer than the 5 the figures are meant to have"
 out=$BUILD/bench$SFX	# build/bench-7.3 for BASE=7.3
 runs=$out/runs
@@ -109,6 +114,7 @@ builds=
 	echo "run_id=$(date +%s)-$$"
 	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "rounds=$rounds"
+	echo "repeats=$reps"
 	echo "order=${KERNELS[*]}"
 	echo "host_cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
 	echo "host_cores=$(nproc)"
@@ -144,27 +150,31 @@ step bench-run
 # (probed with the series' kernel if not known yet; vm-run.sh asks again)
 echo "accel=$(KOUT=$out/series/kbuild "$TOP"/scripts/detect-accel.sh)" >>"$meta"
 ncdevmem=$out/selftests/ncdevmem
-guest_env="BENCH_NCDEVMEM=$ncdevmem BENCH_RX_BYTES=$rx_bytes BENCH_TX_BYTES=$tx_bytes"
+guest_env="BENCH_NCDEVMEM=$ncdevmem BENCH_RX_BYTES=$rx_bytes BENCH_TX_BYTES=$tx_bytes BENCH_REPEATS=$reps"
+kunit="$guest_env $TOP/scripts/guest-bench-kunit.sh"
 rx="$guest_env $TOP/scripts/guest-bench-rx.sh"
 tx="$guest_env $TOP/scripts/guest-bench-tx.sh"
 fail() { echo "$*" >>"$runs/failures"; echo "FAILED: $*"; }
 
 # boot ROUND NAME: boot kernel NAME for its workloads; its "bench:" lines
-# go to build/bench/runs/ROUND-NAME, whatever is missing to failures
+# go to build/bench/runs/ROUND-NAME, each with the repeat it belongs to
+# (the Nth line of a workload and selector is of repeat N), whatever is
+# missing to failures
 boot() {
 	local r=$1 name=$2 vm=bench-r$1-$2 append cmd limit need markers w
 	case $name in
 	alloc-base)
-		append="kunit.filter_glob=devmem_bench" cmd=true limit=900 markers=
+		append="kunit.filter_glob=devmem_bench" cmd=$kunit limit=$((900 * reps)) markers=kunit
 		need="devmem_alloc:3 devmem_pool:3" ;;
 	refill-base)
-		append="kunit.filter_glob=devmem_bench.devmem_bench_refill" cmd=true limit=300 markers=
-		need="devmem_refill:1" ;;
+		append="kunit.filter_glob=devmem_bench.devmem_bench_refill" cmd=$kunit
+		limit=$((300 * reps)) markers=kunit need="devmem_refill:1" ;;
 	tx-base)
-		append="kunit.enable=0" cmd=$tx limit=600 markers=tx
+		append="kunit.enable=0" cmd=$tx limit=$((600 * reps)) markers=tx
 		need="devmem_tx:1" ;;
 	series)
-		append="kunit.filter_glob=devmem_bench" cmd="$rx; $tx" limit=1200 markers="rx tx"
+		append="kunit.filter_glob=devmem_bench" cmd="$kunit; $rx; $tx" limit=$((1200 * reps))
+		markers="kunit rx tx"
 		need="devmem_alloc:3 devmem_pool:3 devmem_refill:1 devmem_rx:3 devmem_tx:3" ;;
 	esac
 	local console=$RESULTS/$vm.console
@@ -176,10 +186,11 @@ boot() {
 	[ -f "$console" ] || return 0
 	# (the serial console ends its lines with CR LF)
 	tr -d '\r' <"$console" | grep -o "bench: devmem_.*" |
-		sed "s/^/round=$r kernel=$name /" >"$runs/$r-$name" || true
+		awk -v r="$r" -v k="$name" '{ print "round=" r, "rep=" ++n[$2 " " $3], "kernel=" k, $0 }' \
+		>"$runs/$r-$name" || true
 	for w in $need; do
-		[ "$(grep -c "bench: ${w%:*} " "$runs/$r-$name")" -ge "${w#*:}" ] ||
-			fail "round $r $name: fewer than ${w#*:} ${w%:*} figures (see ${console#"$TOP"/})"
+		[ "$(grep -c "bench: ${w%:*} " "$runs/$r-$name")" -ge $((${w#*:} * reps)) ] ||
+			fail "round $r $name: fewer than $((${w#*:} * reps)) ${w%:*} figures (see ${console#"$TOP"/})"
 	done
 	for w in $markers; do
 		grep -q "^bench $w: ok" "$console" ||

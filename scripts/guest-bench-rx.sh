@@ -1,10 +1,11 @@
 #!/bin/bash
 # Runs inside the VM (see bench.sh): devmem RX over two netdevsim peers at
 # each rx-page-size in BENCH_RX_SIZES, BENCH_RX_BYTES each, into a udmabuf
-# backed by 2 MiB huge pages, payload verified (ncdevmem -v 7). Prints one
-# line per size: the net_iovs netdevsim filled and the receiver's
-# (ncdevmem's, the whole process) system and user CPU time; then
-# "bench rx: ok". BENCH_NCDEVMEM is the ncdevmem to run.
+# backed by 2 MiB huge pages, payload verified (ncdevmem -v 7); the sizes
+# in turn, BENCH_REPEATS times. Prints one line per run: the net_iovs
+# netdevsim filled and the receiver's (ncdevmem's, the whole process)
+# system and user CPU time; then "bench rx: ok". BENCH_NCDEVMEM is the
+# ncdevmem to run.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 ncdevmem=${BENCH_NCDEVMEM:-$top/build/kselftest/drivers/net/ncdevmem}
@@ -15,7 +16,7 @@ trap nsim_pair_remove EXIT
 echo 128 >/proc/sys/vm/nr_hugepages
 ethtool -G "$lo" tcp-data-split on hds-thresh 0 2>/dev/null || true
 port=5300
-for size in ${BENCH_RX_SIZES:-4096 16384 65536}; do
+for size in $(for _ in $(seq "${BENCH_REPEATS:-1}"); do echo "${BENCH_RX_SIZES:-4096 16384 65536}"; done); do
 	port=$((port + 1))
 	before=$(counter rx_niovs)
 	with_rusage "$ncdevmem" -l -f "$lo" -s 2001:db8::1 -c 2001:db8::2 \

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Runs inside the VM (see bench.sh): devmem TX over two netdevsim peers,
 # BENCH_TX_BYTES at each netmem TX frag limit in BENCH_TX_LIMITS
-# (netdevsim's debugfs knob; a kernel without it runs once, as "none").
+# (netdevsim's debugfs knob; a kernel without it runs at "none"), the
+# limits in turn, BENCH_REPEATS times.
 # The sender (ncdevmem -r, BENCH_NCDEVMEM) writes its payload into a
 # udmabuf of 2 MiB huge pages once and sends from it, with no pipe and no
 # copy per message; the peer counts what arrives. Prints one line per
@@ -20,7 +21,7 @@ knob=$(dirname "$dfs")/netmem_tx_max_frag
 limits=${BENCH_TX_LIMITS:-4096 32768 4294967295}
 [ -e "$knob" ] || limits=none
 port=5400
-for limit in $limits; do
+for limit in $(for _ in $(seq "${BENCH_REPEATS:-1}"); do echo "$limits"; done); do
 	port=$((port + 1))
 	[ "$limit" = none ] || echo "$limit" >"$knob"
 	echo 0 >"$dfs"
