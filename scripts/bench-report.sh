@@ -360,6 +360,12 @@ apart() {
 		echo "  none kept"
 	fi
 
+	printf '\nretried runs (failed once, passed when run again; the figure is of the second):\n'
+	if [ -s "$runs/retries" ]; then
+		sed 's/^/  /' "$runs/retries"
+	else
+		echo "  none"
+	fi
 	printf '\nfailed runs:\n'
 	if [ -s "$runs/failures" ] || [ -s "$fails" ]; then
 		cat "$runs/failures" "$fails" 2>/dev/null | sed 's/^/  /'

@@ -11,7 +11,8 @@
 # figure has rounds x repeats samples, and its range is the range of that
 # many. bench-report.sh turns the runs into build/results/bench.txt. A run
 # that fails is reported and left out of the figures; make bench then
-# fails.
+# fails. A TX run that fails is run once more in the same boot, and the
+# report lists it under "retried runs".
 #
 # Kernels, and what each boot runs:
 #  alloc-base   up to ALLOC_BASE (gen_pool): KUnit devmem_bench, allocation
@@ -188,6 +189,8 @@ boot() {
 	tr -d '\r' <"$console" | grep -o "bench: devmem_.*" |
 		awk -v r="$r" -v k="$name" '{ print "round=" r, "rep=" ++n[$2 " " $3], "kernel=" k, $0 }' \
 		>"$runs/$r-$name" || true
+	# a TX run that failed and passed when run again (guest-bench-tx.sh)
+	tr -d '\r' <"$console" | sed -n "s/^bench tx retry: /round $r $name: /p" >>"$runs/retries"
 	for w in $need; do
 		[ "$(grep -c "bench: ${w%:*} " "$runs/$r-$name")" -ge $((${w#*:} * reps)) ] ||
 			fail "round $r $name: fewer than $((${w#*:} * reps)) ${w%:*} figures (see ${console#"$TOP"/})"
