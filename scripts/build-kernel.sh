@@ -1,6 +1,7 @@
 #!/bin/bash
 # Configure and build the VM kernel (bzImage; everything the tests need is
 # built in) in build/kbuild (build/kbuild-7.3 for BASE=7.3) with ccache.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 "$TOP"/scripts/configure-kernel.sh

@@ -3,6 +3,7 @@
 # /dev/kvm can exist and still not boot an ordinary guest (kvm-pvm hangs at
 # "Decompressing Linux..."), so a short probe boot decides.  The answer is
 # cached per host boot.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 cache=$BUILD/accel.$(cat /proc/sys/kernel/random/boot_id)

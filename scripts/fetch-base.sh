@@ -28,7 +28,7 @@ cached() {
 version() { dpkg-deb -f "$1" Version; }
 
 # Userspace for the guest: package, and the suite it comes from
-userspace=(ethtool:sid iproute2:$CODENAME-backports bpftool:$CODENAME-backports)
+userspace=(ethtool:sid "iproute2:$CODENAME-backports" "bpftool:$CODENAME-backports")
 
 # What is missing: the kernel pair at one version, virtme-ng, liburing,
 # the guest's userspace.

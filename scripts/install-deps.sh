@@ -59,9 +59,10 @@ cp -u "$TOOLS"/uring/usr/lib/x86_64-linux-gnu/liburing.a "$TOOLS/uring/static/"
 
 # The guest's userspace must run on this host's C library.
 for t in "usr/sbin/ethtool --version" "bin/ip -V" "usr/sbin/bpftool version"; do
-	"$TOOLS/userspace/"$t >/dev/null 2>&1 ||
-		die "build/tools/userspace/${t%% *} does not run here:" \
-		    "$("$TOOLS/userspace/"$t 2>&1 | head -n1)"
+	read -ra cmd <<<"$t"
+	"$TOOLS/userspace/${cmd[0]}" "${cmd[@]:1}" >/dev/null 2>&1 ||
+		die "build/tools/userspace/${cmd[0]} does not run here:" \
+		    "$("$TOOLS/userspace/${cmd[0]}" "${cmd[@]:1}" 2>&1 | head -n1)"
 done
 
 "$TOP"/scripts/versions.sh

@@ -19,7 +19,7 @@
 
 if ! git -C "$TREE" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 	step unpack
-	deb=$(ls "$DL/linux-source-${BASE}_$BASE".*.deb | sort -V | tail -n1)
+	deb=$(find "$DL" -maxdepth 1 -name "linux-source-${BASE}_$BASE.*.deb" | sort -V | tail -n1)
 	rm -rf "$TREE" "$BUILD/unpack"
 	mkdir -p "$BUILD/unpack"
 	dpkg-deb --fsys-tarfile "$deb" |

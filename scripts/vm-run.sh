@@ -4,6 +4,7 @@
 # writable) and run COMMAND as root.  The whole console, kernel log
 # included, is kept in build/results/NAME.console; on a timeout, a panic or
 # a VM that never reached the command, its tail is shown.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 name=$1 limit=$2 cmd=$3
