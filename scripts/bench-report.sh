@@ -6,8 +6,9 @@
 # sample). A sample is one run of a workload: each round boots each
 # kernel once, and each boot runs its workloads "repeats" times. Every
 # figure is computed from the runs: the median over the samples, with
-# min-max; the ratio to the baseline is the ratio of the medians. The figures of the make bench before are kept as bench.prev.*,
-# and each median is checked against the other run's range.
+# min-max; the ratio to the baseline is the ratio of the medians. The
+# figures of the make bench before are kept as bench.prev.*, and each
+# median is checked against the other run's range.
 # Can be run again on its own; exits 1 when a run failed.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
