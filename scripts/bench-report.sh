@@ -22,6 +22,9 @@ rounds=$(meta rounds)
 reps=$(meta repeats)
 reps=${reps:-1}
 samples=$((rounds * reps))
+clock=$(meta clock)
+clock=${clock:-host}	# (a run before the clock was recorded)
+jobs=$(meta jobs)
 mkdir -p "$RESULTS"
 txt=$RESULTS/bench.txt tsv=$RESULTS/bench.tsv
 if [ -f "$tsv" ] && [ "$(sed -n 's/^# run_id=//p' "$tsv")" != "$run_id" ]; then
@@ -115,6 +118,7 @@ function out(metric, val) { if (!bad) print kern, w, sel, metric, (r - 1) * reps
 #    for a sample without it)
 {
 	echo "# run_id=$run_id"
+	echo "# clock=$clock"
 	sort -k1,4 -k5,5n "$values" | awk -v rounds="$samples" '
 	function flush(   i, j, t, n, med, s) {
 		if (key == "") return
@@ -194,8 +198,14 @@ apart() {
 {
 	printf 'make bench, %s: %s rounds, each booting %s; %s runs of each workload per boot\n' \
 		"$(meta date)" "$rounds" "$(meta order)" "$reps"
-	printf 'host: %s, %s cores; guest: %s vCPUs, %s, accel %s\n' "$(meta host_cpu)" \
-		"$(meta host_cores)" "$(meta vm_cpus)" "$(meta vm_mem)" "$(meta accel)"
+	printf 'host: %s, %s cores; guest: %s vCPU, %s, accel %s, %s at a time\n' "$(meta host_cpu)" \
+		"$(meta host_cores)" "$(meta vm_cpus)" "$(meta vm_mem)" "$(meta accel)" "${jobs:-1}"
+	if [ "$clock" = host ]; then
+		echo "clock: the host's; times and rates are the host CPU's"
+	else
+		echo "clock: QEMU's instruction counter (-icount shift=0): guest time is 1 ns per guest instruction,"
+		echo "  so times and rates below are instruction counts, the same on any host, not hardware times"
+	fi
 	printf 'kernel %s (%s), built without debug info (configs/bench.config):\n' \
 		"$(meta release)" "$(meta source)"
 	sed -n 's/^kernel=/  /p' "$meta"
@@ -339,7 +349,11 @@ apart() {
 	done
 
 	printf '\nagainst the make bench before (build/results/bench.prev.txt):\n'
-	if [ -f "$prev" ]; then
+	pclock=host	# (a run before the clock line)
+	[ ! -f "$prev" ] || pclock=$(sed -n 's/^# clock=//p' "$prev" | grep . || echo host)
+	if [ -f "$prev" ] && [ "$pclock" != "$clock" ]; then
+		echo "  not compared: its clock was $pclock, this run's $clock"
+	elif [ -f "$prev" ]; then
 		# both ways: this median in the other range, the other median in this range
 		awk -F'\t' 'NR == FNR { if (!/^#/) { pm[$1 FS $2 FS $3 FS $4] = $6
 					      plo[$1 FS $2 FS $3 FS $4] = $7

@@ -24,6 +24,9 @@ args=("${run[@]}" --user root --cpus "${VM_CPUS:-2}" --memory "${VM_MEM:-4G}"
       --disable-microvm --force-9p --verbose --rwdir "$RESULTS"
       --cwd "$TOP" --append "panic=-1 oops=panic ${VM_APPEND:-}" --exec "$cmd")
 [ "$accel" = kvm ] || args=(--disable-kvm "${args[@]}")
+# VM_QEMU_OPTS: more QEMU options (bench.sh: -icount under TCG); vng takes
+# everything after --qemu-opts as one, so it goes last
+[ -z "${VM_QEMU_OPTS:-}" ] || args+=(--qemu-opts "$VM_QEMU_OPTS")
 
 start=$(date +%s)
 rc=0
