@@ -21,7 +21,9 @@
 # Programs that must run on netdevsim: any SKIP of theirs is a failure.
 # The other programs of the target may skip, for the reason they give.
 # (REQUIRED_PROGRAMS overrides the list: compare-base runs the base's.)
-DEFAULT_REQUIRED="drivers/net:devmem.py drivers/net:devmem_nsim.py drivers/net:devmem_stress.py drivers/net:iou-zcrx.py"
+DEFAULT_REQUIRED="drivers/net:devmem.py drivers/net:devmem_nsim.py drivers/net:devmem_stress.py"
+DEFAULT_REQUIRED+=" drivers/net:iou-zcrx.py drivers/net:nk_devmem.py drivers/net:userns_devmem.py"
+DEFAULT_REQUIRED+=" drivers/net:rss_qstats.py drivers/net:rss_rehash.py"
 read -ra REQUIRED <<<"${REQUIRED_PROGRAMS-$DEFAULT_REQUIRED}"
 # Cases of required programs that may still SKIP ("program:case"), and why:
 # the leak check needs kmemleak, which make check-debug's kernel has.
