@@ -12,7 +12,7 @@ pkgs=(build-essential flex bison bc libelf-dev libssl-dev dwarves cpio rsync
       ccache kmod git python3 python3-yaml python3-jsonschema python3-requests
       python3-argcomplete
       qemu-system-x86 udev busybox-static ethtool socat iputils-ping iproute2
-      libmnl-dev pkg-config xz-utils clang llvm iperf3 bpftrace)
+      libmnl-dev pkg-config xz-utils clang llvm iperf3 bpftrace procps)
 export DEBIAN_FRONTEND=noninteractive
 log=$BUILD/apt-install.log
 : >"$log"
