@@ -665,7 +665,9 @@ check_series() {	# POSTING LOGPREFIX
 			echo "$f: subject '$subj' is not [PATCH $tree $i/$n] ..." >>"$L.series.new"
 	done
 	# NIPA's fixes_present: a series for net carries Fixes: tags.
-	if [ "$tree" = net ] && ! cat "${files[@]/#/$dir/}" 2>/dev/null | grep -q '^Fixes: '; then
+	# (grep reads the files itself: "cat | grep -q" fails under pipefail
+	# when grep exits on its match before cat has written everything)
+	if [ "$tree" = net ] && ! grep -qs '^Fixes: ' "${files[@]/#/$dir/}"; then
 		echo "a net posting without any Fixes: tag" >>"$L.series.new"
 	fi
 	verdict series "$p" "$L.series.new"
