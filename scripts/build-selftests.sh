@@ -23,7 +23,7 @@ CPATH=$TOOLS/uring/usr/include LIBRARY_PATH=$TOOLS/uring/static \
 	{ tail -n 30 "$log"; die "selftest build failed (see ${log#"$TOP"/})"; }
 # SELFTEST_BINS: the programs that must have been built (compare-base
 # builds the base's, where ncdevmem and iou-zcrx are still in hw/).
-for bin in ${SELFTEST_BINS:-drivers/net/ncdevmem drivers/net/iou-zcrx drivers/net/hw/nk_forward.bpf.o}; do
+for bin in ${SELFTEST_BINS:-drivers/net/ncdevmem drivers/net/iou-zcrx drivers/net/hw/nk_forward.bpf.o drivers/net/hw/toeplitz}; do
 	[ -e "$KSELFTEST/$bin" ] || die "$bin was not built"
 done
 echo "selftests: $(grep -c '^drivers/net:' "$KSELFTEST/kselftest-list.txt") drivers/net programs installed in ${KSELFTEST#"$TOP"/}"

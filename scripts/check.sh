@@ -24,10 +24,19 @@
 DEFAULT_REQUIRED="drivers/net:devmem.py drivers/net:devmem_nsim.py drivers/net:devmem_stress.py"
 DEFAULT_REQUIRED+=" drivers/net:iou-zcrx.py drivers/net:nk_devmem.py drivers/net:userns_devmem.py"
 DEFAULT_REQUIRED+=" drivers/net:rss_qstats.py drivers/net:rss_rehash.py"
+DEFAULT_REQUIRED+=" drivers/net/hw:toeplitz.py"
 read -ra REQUIRED <<<"${REQUIRED_PROGRAMS-$DEFAULT_REQUIRED}"
+# Programs of drivers/net/hw (NIPA runs them on NICs only) that run on
+# netdevsim too, after those of drivers/net: toeplitz.py checks the RSS
+# hash netdevsim gives received packets against its own Toeplitz.
+NSIM_HW="drivers/net/hw:toeplitz.py"
 # Cases of required programs that may still SKIP ("program:case"), and why:
-# the leak check needs kmemleak, which make check-debug's kernel has.
-ALLOWED_SKIPS=(devmem_stress.py:devmem_stress.check_no_leaks)
+# the leak check needs kmemleak, which make check-debug's kernel has;
+# netdevsim's queues have no IRQ, so the CPU a packet reaches does not
+# tell which queue RSS picked.
+ALLOWED_SKIPS=(devmem_stress.py:devmem_stress.check_no_leaks
+	       toeplitz.py:toeplitz.test.rss_tcp_ipv4 toeplitz.py:toeplitz.test.rss_tcp_ipv6
+	       toeplitz.py:toeplitz.test.rss_udp_ipv4 toeplitz.py:toeplitz.test.rss_udp_ipv6)
 # Programs that fail here for want of a fast guest, on the base kernel as
 # on the series (make compare-base shows it), when the VM runs under TCG:
 # their failures are reported as skips, with the reason.
@@ -57,12 +66,12 @@ record() {	# record RESULT NAME [REASON]
 # The drivers/net programs, as the kselftest install lists them
 list=$KSELFTEST/kselftest-list.txt
 [ -f "$list" ] || die "no $list: run 'make build'"
-mapfile -t SELFTESTS < <(grep '^drivers/net:' "$list")
+mapfile -t SELFTESTS < <(grep '^drivers/net:' "$list"; for t in $NSIM_HW; do grep -xF "$t" "$list"; done)
 # PROGRAMS=series: the programs whose files the series adds or changes
 if [ "${PROGRAMS:-}" = series ]; then
 	PROGRAMS=$(git -C "$TREE" diff --name-only base..HEAD -- tools/testing/selftests/drivers/net |
-		sed -n 's|^tools/testing/selftests/\(drivers/net\)/\([^/]*\)$|\1:\2|p' |
-		grep -xFf "$list" | tr '\n' ' ')
+		sed -n 's|^tools/testing/selftests/\(drivers/net\(/hw\)\{0,1\}\)/\([^/]*\)$|\1:\3|p' |
+		grep -xF "$(printf '%s\n' "${SELFTESTS[@]}")" | tr '\n' ' ')
 	[ -n "$PROGRAMS" ] || die "PROGRAMS=series: the series changes no program of $list"
 fi
 if [ -n "${PROGRAMS:-}" ]; then
