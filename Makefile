@@ -6,7 +6,7 @@
 S := scripts
 
 .PHONY: all deps tree export build kernel drivers selftests demo check \
-	check-series check-debug check-arch compare-base \
+	check-series check-debug check-arch check-mutants compare-base \
 	check-fragments bench clean
 
 # make -j N: every target that needs the kernel depends on build, build
@@ -46,6 +46,11 @@ check-series: tree
 # The same tests on a kernel with KASAN, lockdep, kmemleak and friends.
 check-debug: build
 	@$(S)/check-debug.sh
+
+# Small breaks of the stack (mutants/*.diff), one at a time: the checks
+# named for each must fail. Outside CI.
+check-mutants: build
+	@$(S)/check-mutants.sh
 
 # The base kernel's drivers/net results next to make check's last run.
 compare-base: build
