@@ -6,7 +6,8 @@
 #   # breaks: what the diff breaks
 #   # killers: the checks that must fail, space-separated: selftest
 #   #   programs as the kselftest list names them (drivers/net:devmem.py),
-#   #   KUnit suites or cases (kunit:SUITE, kunit:SUITE.CASE)
+#   #   KUnit suites or cases (kunit:SUITE, kunit:SUITE.CASE), "console"
+#   #   (a kernel report in the VM console while the programs ran)
 #   # expect: (optional) an extended regex that the killers' output must
 #   #   match: the failure is the mutant's, not another one's
 # For each mutant: apply it, rebuild incrementally, run its killers, and
@@ -79,10 +80,16 @@ for name in "${names[@]}"; do
 	start=$SECONDS
 	res=$out/$name
 	mkdir -p "$res"
-	progs=() kunits=()
+	progs=() kunits=() console=
 	for k in "${killers[@]}"; do
-		case $k in kunit:*) kunits+=("$k") ;; *) progs+=("$k") ;; esac
+		case $k in
+		kunit:*) kunits+=("$k") ;;
+		console) console=1 ;;
+		*) progs+=("$k") ;;
+		esac
 	done
+	[ ${#progs[@]} -gt 0 ] || [ -z "$console" ] ||
+		die "$name: a console killer needs a program to run"
 
 	verdict=
 	if ! git -C "$TREE" apply --check "$f" 2>"$res/apply.log"; then
@@ -132,8 +139,9 @@ PY
 						grep -E "^[A-Z]+ ${p#*:}:" "$res/summary" || true
 					done
 					kunit_lines "$res/summary" "${kunits[@]}"
+					[ -z "$console" ] || grep -E "^[A-Z]+ console" "$res/summary" || true
 				} >"$res/summary.killers"
-				ktaps=()
+				ktaps=("$res/splats")
 				for p in "${progs[@]}"; do
 					ktaps+=("$res/ktap/${p//[:\/]/_}".ktap "$res/ktap/${p//[:\/]/_}".retry.ktap)
 				done
