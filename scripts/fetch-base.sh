@@ -1,14 +1,17 @@
 #!/bin/bash
-# Download Debian's linux-source-$BASE and linux-config-$BASE (BASE=7.2 or
-# 7.3, see lib.sh; the highest $BASE.y there is, both at that version;
-# 7.3 is in trixie-backports) and the sid-only test tools (virtme-ng,
-# liburing >= 2.10), and the userspace the drv-net tests want newer than
-# bookworm's (ethtool from sid, iproute2 and bpftool from <codename>-
-# backports: built for an older C library than sid's), into build/dl,
-# through a private apt configuration in
-# build/apt that adds sid, trixie-backports and <codename>-backports from
-# the archive this machine's apt sources name (apt-archive.sh). What is
-# already in build/dl is not fetched again: a second run stays offline.
+# Download into build/dl Debian's linux-source-$BASE and linux-config-
+# $BASE (BASE=7.2 or 7.3, see lib.sh; 7.3 is in trixie-backports) at the
+# version bases.pin names, checked against its sha256, or, once the
+# archive has dropped that version, at the highest $BASE.y it has (said
+# in the first lines and kept in build/dl/unpinned-$BASE, which
+# versions.sh reports); the sid-only test tools (virtme-ng, liburing >=
+# 2.10); and the userspace the drv-net tests want newer than bookworm's
+# (ethtool from sid, iproute2 and bpftool from <codename>-backports:
+# built for an older C library than sid's). Through a private apt
+# configuration in build/apt that adds sid, trixie-backports and
+# <codename>-backports from the archive this machine's apt sources name
+# (apt-archive.sh). What is already in build/dl is not fetched again: a
+# second run stays offline.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 with_apt_lock "$@"
@@ -26,6 +29,19 @@ cached() {
 	printf '%s\n' "${debs[@]}" | sort -V | tail -n1
 }
 version() { dpkg-deb -f "$1" Version; }
+# pin PKG FIELD: bases.pin's version (3) or sha256 (4) of PKG
+pin() { awk -v p="$1" -v f="$2" '$1 !~ /^#/ && $2 == p { print $f }' "$TOP/bases.pin"; }
+pinned=$(pin "linux-source-$BASE" 3)
+if [ -z "$pinned" ] || [ "$(pin "linux-config-$BASE" 3)" != "$pinned" ]; then
+	die "bases.pin names no linux-source-$BASE and linux-config-$BASE of one version"
+fi
+# The version to use: the pinned one, or the one taken when the archive
+# no longer had it (build/dl/unpinned-$BASE)
+want=$pinned
+if [ -s "$DL/unpinned-$BASE" ]; then
+	want=$(cat "$DL/unpinned-$BASE")
+	[ "$want" != "$pinned" ] || rm -f "$DL/unpinned-$BASE"
+fi
 
 # Userspace for the guest: package, and the suite it comes from
 userspace=(ethtool:sid "iproute2:$CODENAME-backports" "bpftool:$CODENAME-backports")
@@ -33,8 +49,8 @@ userspace=(ethtool:sid "iproute2:$CODENAME-backports" "bpftool:$CODENAME-backpor
 # What is missing: the kernel pair at one version, virtme-ng, liburing,
 # the guest's userspace.
 need_kernel=1 need_vng=1 need_uring=1 need_user=0
-if src=$(cached "linux-source-$BASE" "$BASE.*") &&
-   cached "linux-config-$BASE" "$(version "$src")" >/dev/null; then
+if cached "linux-source-$BASE" "$want" >/dev/null &&
+   cached "linux-config-$BASE" "$want" >/dev/null; then
 	need_kernel=0
 fi
 cached virtme-ng >/dev/null && need_vng=0
@@ -73,7 +89,8 @@ if [ $need_kernel$need_vng$need_uring$need_user != 0000 ]; then
 	}
 	get=()
 	if [ $need_kernel = 1 ]; then
-		kver=$(versions "linux-source-$BASE" | awk -v b="$BASE." 'index($0, b) == 1' |
+		kver=$(versions "linux-source-$BASE" | grep -xF "$pinned" ||
+		       versions "linux-source-$BASE" | awk -v b="$BASE." 'index($0, b) == 1' |
 		       sort -V | tail -n1)
 		if [ -z "$kver" ]; then
 			found=$(apt-cache "${opts[@]}" pkgnames linux-source- | sort |
@@ -87,6 +104,14 @@ if [ $need_kernel$need_vng$need_uring$need_user != 0000 ]; then
 		grep -qxF "$kver" <<<"$cfg" ||
 			die "linux-source-$BASE $kver but no linux-config-$BASE $kver in ${suites[*]} of $uri"
 		get+=("linux-source-$BASE=$kver" "linux-config-$BASE=$kver")
+		want=$kver
+		if [ "$kver" = "$pinned" ]; then
+			rm -f "$DL/unpinned-$BASE"
+		else
+			echo "base: the pinned linux-source-$BASE $pinned is no longer in" \
+			     "$uri: taking $kver (README's figures are $pinned's)"
+			echo "$kver" >"$DL/unpinned-$BASE"
+		fi
 	fi
 	if [ $need_vng = 1 ]; then
 		v=$(candidate virtme-ng)
@@ -128,9 +153,21 @@ if [ $need_kernel$need_vng$need_uring$need_user != 0000 ]; then
 fi
 
 step verify
-src=$(cached "linux-source-$BASE" "$BASE.*")
+src=$(cached "linux-source-$BASE" "$want") ||
+	die "no linux-source-$BASE $want in build/dl"
+if [ "$want" = "$pinned" ]; then
+	for p in "linux-source-$BASE" "linux-config-$BASE"; do
+		deb=$(cached "$p" "$pinned")
+		sum=$(sha256sum "$deb")
+		[ "${sum%% *}" = "$(pin "$p" 4)" ] ||
+			die "${deb#"$TOP"/}: sha256 ${sum%% *}, bases.pin says $(pin "$p" 4)"
+	done
+	note="pinned in bases.pin, sha256 checked"
+else
+	note="NOT the pinned $pinned, which the archive no longer has"
+fi
 dev=$(cached liburing-dev)
 uver=$(version "$dev")
 dpkg --compare-versions "$uver" ge 2.10 ||
 	die "liburing $uver in build/dl: iou-zcrx needs >= 2.10 (rm build/dl/liburing* to fetch again)"
-echo "base: linux-source-$BASE $(version "$src")"
+echo "base: linux-source-$BASE $(version "$src") ($note)"

@@ -15,11 +15,29 @@
 # shellcheck source=postings.sh
 . "$(dirname "$0")/postings.sh"
 
-"$TOP"/scripts/fetch-base.sh >/dev/null
+# The base to build: the version fetch-base.sh took (see bases.pin)
+want=$("$TOP"/scripts/fetch-base.sh | sed -n "s/^base: linux-source-$BASE \([^ ]*\) .*/\1/p")
+[ -n "$want" ] || die "fetch-base.sh named no linux-source-$BASE"
+
+# A tree unpacked from another version is unpacked again, unless it holds
+# work of its own.
+if built=$(git -C "$TREE" log -1 --format=%s base 2>/dev/null) &&
+   [ "$built" != "Linux $want (Debian linux-source-$BASE)" ]; then
+	read -r stamp_head _ 2>/dev/null <"$STAMP" || stamp_head=''
+	head=$(git -C "$TREE" rev-parse HEAD)
+	{ [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] &&
+	  { [ "$head" = "$stamp_head" ] || [ "$head" = "$(git -C "$TREE" rev-parse base)" ]; }; } ||
+	[ "${FORCE:-0}" = 1 ] ||
+		die "${TREE#"$TOP"/} is ${built#Linux }, the base to build is $want," \
+		    "and it has work not exported: make export, or FORCE=1 make tree"
+	echo "tree: ${TREE#"$TOP"/} is ${built#Linux }: unpacking $want"
+	git -C "$TREE" tag -d base >/dev/null
+fi
 
 if ! git -C "$TREE" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 	step unpack
-	deb=$(find "$DL" -maxdepth 1 -name "linux-source-${BASE}_$BASE.*.deb" | sort -V | tail -n1)
+	deb=$(find "$DL" -maxdepth 1 -name "linux-source-${BASE}_${want//:/%3a}_*.deb")
+	[ -n "$deb" ] || die "no linux-source-$BASE $want in build/dl"
 	rm -rf "$TREE" "$BUILD/unpack"
 	mkdir -p "$BUILD/unpack"
 	dpkg-deb --fsys-tarfile "$deb" |
@@ -39,6 +57,7 @@ if ! git -C "$TREE" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 		git -C "$TREE" commit -q -m "Linux $ver (Debian linux-source-$BASE)"
 	git -C "$TREE" tag base
 	rm -f "$STAMP"
+	"$TOP"/scripts/versions.sh >/dev/null	# now naming this tree's base
 fi
 git -C "$TREE" config user.name "$PROJECT_NAME"
 git -C "$TREE" config user.email "$PROJECT_EMAIL"
