@@ -21,6 +21,7 @@
 # Killed: a killer failed and printed the expect regex. Otherwise
 # survived, or: no-apply (the diff does not apply to the tree),
 # build-broken, timeout (the VM did not finish).
+# The killers run once: a failure is not run again.
 # MUTANTS="a b" runs those (names without .diff); MUTANT_PLAN=1 prints
 # which run under UML and which share a boot, and stops; MUTANT_TIMEOUT bounds
 # each VM (s). Prints a table and the closing line; exits non-zero unless
@@ -194,7 +195,7 @@ run_boot() {
 		return 0
 	fi
 	RESULTS=$res VM_ONLY=1 PROGRAMS="${progs[*]}" REQUIRED_PROGRAMS="${progs[*]}" \
-		VM_TIMEOUT="${MUTANT_TIMEOUT:-2400}" \
+		NO_RETRY="${progs[*]}" VM_TIMEOUT="${MUTANT_TIMEOUT:-2400}" \
 		"$TOP"/scripts/check.sh >"$res/check.log" 2>&1 || true
 	restore
 	secs=$((SECONDS - start))

@@ -12,7 +12,8 @@
 # netdevsim cannot emulate): REFUSED is a regex of the reasons for which
 # a required program may skip there (the refusal it must give), VM_ONLY=1
 # leaves out the checks of patches/, and VM_APPEND adds to the kernel
-# command line.
+# command line. NO_RETRY names programs that are not run a second time
+# after a failure (check-mutants.sh's killers).
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=postings.sh
@@ -49,10 +50,13 @@ declare -A TCG_FAILS=(
 # the 360 s of drivers/net/settings), and the programs of TCG_FAILS are
 # not run a second time.
 accel=$("$TOP"/scripts/detect-accel.sh)
+no_retry=${NO_RETRY:-}
 guest_env=
 if [ "$accel" = tcg ]; then
-	guest_env="TIMEOUT_SCALE=${TCG_TIMEOUT_SCALE:-3} NO_RETRY='${!TCG_FAILS[*]}'"
+	guest_env="TIMEOUT_SCALE=${TCG_TIMEOUT_SCALE:-3}"
+	no_retry+=" ${!TCG_FAILS[*]}"
 fi
+guest_env+=" NO_RETRY='$no_retry'"
 
 res=$RESULTS
 rm -rf "$res/ktap" "$res/check.console" "$res/summary" "$res/checkpatch" "$res/details"
