@@ -16,14 +16,17 @@
 #                  which Linux 7.2 needs; build/kbuild-clang)
 #   headers        make headers, when the patch touches include/ or tools/
 #   selftests      the touched selftest directories build, no new warning
+#   tools-clean    that build leaves no new untracked file in build/linux
 #   checkpatch     checkpatch --strict --codespell --max-line-length=80
 #   kdoc           kernel-doc -Wall -none on the touched .c/.h: nothing new
 #   inline         no static non-inline function added to a header, no
 #                  inline added to a kernel .c file
 #   deprecated-api no module_param, dev_hold/dev_put, get_net/put_net,
-#                  init_dummy_netdev added
+#                  init_dummy_netdev added; no __free() under drivers/net
 #   tags           Signed-off-by of the author; Fixes: tags well formed
 #   new-selftests  a new selftest is in its Makefile (and .gitignore)
+#   selftest-fmt   the touched selftest config, .gitignore and Makefile:
+#                  entries sorted, Makefile lists one item a line
 #   pylint ruff shellcheck yamllint
 #                  on the touched files of their type: no new finding
 # Per posting (patches/<posting>, the exported form):
@@ -269,11 +272,15 @@ check_inline() {
 
 # deprecated-api C ID LOG: NIPA's deprecated_api (module_param is an
 # error there, the others warnings; none is added by this series, so any
-# is a failure here), on the added lines of kernel C code.
+# is a failure here), on the added lines of kernel C code; __free() (a
+# warning there too) only in drivers/net.
 check_deprecated() {
-	git -C "$TREE" show --format= --no-renames "$1" -- '*.c' '*.h' ':!tools' ':!Documentation' |
-		added_code '\bmodule_param\w*\s*\(|(?<!\w)(dev_hold|dev_put|get_net|put_net|init_dummy_netdev)\s*\(' \
-		>"$3.new"
+	{
+		git -C "$TREE" show --format= --no-renames "$1" -- '*.c' '*.h' ':!tools' ':!Documentation' |
+			added_code '\bmodule_param\w*\s*\(|(?<!\w)(dev_hold|dev_put|get_net|put_net|init_dummy_netdev)\s*\('
+		git -C "$TREE" show --format= --no-renames "$1" -- 'drivers/net/*.[ch]' |
+			added_code '(?<!\w)__free\s*\('
+	} >"$3.new"
 	verdict deprecated-api "$2" "$3.new"
 }
 
@@ -318,21 +325,19 @@ makefile_words() {
 		sed -E 's/^[^=]*=//' | tr -s '[:blank:]' '\n' | grep . || true
 }
 
-# new-selftests C ID LOG: NIPA's check for new selftests: a new test
-# program (a .py, an executable .sh, a .c) is in its directory's Makefile;
-# a program built from a new .c is in its .gitignore.
+# new-selftests C ID LOG: NIPA's check for new selftests: a new .py, .sh
+# or .c (not a BPF program's .bpf.c) is in its directory's Makefile; a
+# program built from a new .c is in its .gitignore.
 check_new_selftests() {
-	local f d rel w stem mode listed gen ign
+	local f d rel w stem listed gen ign
 	: >"$3.new"
 	while read -r f; do
 		d=$(selftest_dir "$1" "$f")
 		[ -n "$d" ] || continue
 		rel=${f#tools/testing/selftests/"$d"/}
-		mode=$(git -C "$TREE" ls-tree "$1" -- "$f" | awk '{ print $1 }')
 		case $rel in
-		*.py) ;;
-		*.sh) [ "$mode" = 100755 ] || continue ;;
-		*.c) ;;
+		*.bpf.c) continue ;;
+		*.py|*.sh|*.c) ;;
 		*) continue ;;
 		esac
 		stem=${rel%.c}
@@ -366,6 +371,83 @@ check_new_selftests() {
 		fi
 	done < <(git -C "$TREE" diff --no-renames --name-only --diff-filter=A "$1^" "$1" -- tools/testing/selftests)
 	verdict new-selftests "$2" "$3.new"
+}
+
+# selftest_fmt REV FILE: NIPA check_selftest's format rules, on a selftest
+# config fragment, .gitignore or Makefile as REV has it, a finding a line
+# ("FILE:LINE: ..."; nothing when REV has no FILE).
+#  config, .gitignore: the lines (comments and blank lines aside) are
+#   sorted; config options as NIPA compares them, by the name without its
+#   "_"s (CONFIG_NETKIT before CONFIG_NET_SCH_INGRESS), .gitignore lines
+#   bytewise (NIPA's check passes any: it reads only lines with a "=").
+#  Makefile: an upper-case variable's assignment (not *FLAGS*, *LIBS*,
+#   names shorter than 3, nor a value that starts with "$") has one item
+#   a line, indented with a tab, sorted ($... items aside; sorted too with
+#   the items of fewer "/" first, case aside); over more lines, it ends in
+#   a comment that names VAR ("# end of VAR"; or a bare "#", as NIPA lets
+#   pass); a variable is assigned in one place.
+selftest_fmt() {
+	git -C "$TREE" cat-file -e "$1:$2" 2>/dev/null || return 0
+	git -C "$TREE" show "$1:$2" | F=$2 perl -e '
+	my $f = $ENV{F}; my @l = <STDIN>; chomp @l; my %seen;
+	sub key { my $k = shift; return $k if $f =~ /gitignore$/; $k =~ s/=.*//; $k =~ s/[\s_]//g; $k }
+	sub dkey { my $s = shift; sprintf "%03d %s", ($s =~ tr{/}{}), lc $s }
+	if ($f !~ m{(^|/)Makefile$}) {
+		my $p;
+		for my $i (0 .. $#l) {
+			next if $l[$i] =~ /^\s*(#|$)/;
+			print "$f:", $i + 1, ": \"$l[$i]\" not in order (after \"$p\")\n"
+				if defined $p && key($l[$i]) lt key($p);
+			$p = $l[$i];
+		}
+		exit;
+	}
+	for (my $i = 0; $i < @l; $i++) {
+		my @b = ([$l[$i], $i + 1]);
+		while ($b[-1][0] =~ /\\$/ && $i < $#l) { $i++; push @b, [$l[$i], $i + 1]; }
+		my ($v, $val) = $b[0][0] =~ /^([A-Z_][A-Z0-9_]*)\s*[+:]?=\s*(.*)$/ or next;
+		next if $val =~ /^\$/ || length $v < 3 || $v =~ /FLAGS|LIBS/;
+		my $at = "$f:$b[0][1]: $v";
+		print "$at: assigned again (one list a variable)\n" if $seen{$v}++;
+		my $multi = @b > 1;
+		$b[0][0] = "\t$val";
+		shift @b if $val eq "\\";
+		if ($multi && $b[-1][0] =~ /^\s*#/) {
+			my $e = pop @b;
+			print "$f:$e->[1]: $v: the list ends in \"$e->[0]\", not \"# end of $v\"\n"
+				unless $e->[0] =~ /^\s*#\s*$|\b\Q$v\E\b/;
+		} elsif ($multi) {
+			print "$at: the list does not end in a \"# end of $v\" line\n";
+		}
+		my $p;
+		for (@b) {
+			my ($it, $n) = @$_;
+			$it =~ s/\s*\\$//;
+			print "$f:$n: $v: not indented with a tab\n" unless $it =~ s/^\t//;
+			$it =~ s/^\s+|\s+$//g;
+			next if $it eq "";
+			print "$f:$n: $v: more than one item on a line: \"$it\"\n"
+				if $it =~ /\s/ && $it !~ /\$/;
+			next if $it =~ /^\$/;
+			print "$f:$n: $v: \"$it\" not in order (after \"$p\")\n"
+				if defined $p && $p ge $it && dkey($p) gt dkey($it);
+			$p = $it;
+		}
+	}'
+}
+# selftest-fmt C ID LOG: selftest_fmt on the selftest config fragments,
+# .gitignore files and Makefiles the patch touches: no new finding.
+check_selftest_fmt() {
+	local f
+	: >"$3.before"
+	: >"$3.after"
+	while read -r f; do
+		selftest_fmt "$1" "$f" >>"$3.after"
+		selftest_fmt "$1^" "$f" >>"$3.before"
+	done < <(files_of "$1" 'tools/testing/selftests/*/config' \
+		'tools/testing/selftests/*/.gitignore' 'tools/testing/selftests/*/Makefile')
+	new_findings "$3.before" "$3.after" "$3.new"
+	verdict selftest-fmt "$2" "$3.new"
 }
 
 # The linters: after the patch first; before it only for those that found
@@ -529,12 +611,21 @@ objbuild() {
 			print o ": calls " $2 " (64-bit division on 32-bit: div_u64() and friends)" }'
 	done >>"$log.findings"
 }
+# untracked: the untracked files of build/linux that git status shows,
+# sorted. Debian's top .gitignore ignores every top-level entry ("/*"):
+# the directories are looked into again, under the other rules.
+untracked() {
+	git -C "$TREE" ls-files --others --exclude-standard --exclude='!/*/' | sort
+}
 # selftests_build LOG DIRS...: the selftest directories built into a
 # fresh directory; findings as objbuild's. drivers/net/hw and drivers/net
-# get liburing as build-selftests.sh gives it.
+# get liburing as build-selftests.sh gives it. LOG.untracked: the files
+# the build left in build/linux (NIPA's build_tools counts them), removed
+# then.
 selftests_build() {
-	local log=$1 d sdir=$BUILD/kselftest-series$SFX extra=()
+	local log=$1 d sdir=$BUILD/kselftest-series$SFX extra=() pre
 	: >"$log"; : >"$log.findings"
+	pre=$(untracked)
 	kmake headers >>"$log" 2>&1 || { echo "make headers failed" >>"$log.findings"; return 0; }
 	for d in "${@:2}"; do
 		if [ ! -f "$TREE/tools/testing/selftests/$d/Makefile" ]; then
@@ -556,6 +647,8 @@ selftests_build() {
 	done
 	rm -rf "$sdir"
 	grep -E ': (warning|error|fatal error): ' "$log" >>"$log.findings" || true
+	untracked | comm -13 <(echo "$pre") - >"$log.untracked"
+	(cd "$TREE" && xargs -r -d '\n' rm -f -- <"$log.untracked")
 }
 
 # build_checks C ID LOGPREFIX: checks 1-5 and the tools build.
@@ -589,8 +682,10 @@ build_checks() {
 		kmake headers >"$L.headers.log" 2>&1 || echo "make headers failed" >"$L.headers.new"
 	fi
 	: >"$L.selftests.after.findings"
+	: >"$L.selftests.after.untracked"
 	[ ${#st[@]} -eq 0 ] || selftests_build "$L.selftests.after" "${st[@]}"
-	[ ! -s "$L.selftests.after.findings" ] || before+=(selftests)
+	[ ! -s "$L.selftests.after.findings" ] && [ ! -s "$L.selftests.after.untracked" ] ||
+		before+=(selftests)
 	# Before the patch, for what found something.
 	if [ ${#before[@]} -gt 0 ]; then
 		git -C "$TREE" checkout -q --detach "$c^"
@@ -618,6 +713,9 @@ build_checks() {
 		fi
 		verdict "$k" "$id" "$L.$k.new"
 	done
+	[ -f "$L.selftests.before.untracked" ] || : >"$L.selftests.before.untracked"
+	new_findings "$L.selftests.before.untracked" "$L.selftests.after.untracked" "$L.tools-clean.new"
+	verdict tools-clean "$id" "$L.tools-clean.new"
 	if [ $tools = 1 ]; then
 		verdict headers "$id" "$L.headers.new"
 	else
@@ -730,7 +828,7 @@ if [ "$CHECKS" = all ]; then
 	rm -f "$KOUT/.series-configured-at" "$KOUT_I386/.series-configured-at" \
 		"$KOUT_CLANG/.series-configured-at"
 fi
-BUILD_CHECKS=(build w1 sparse i386 clang selftests headers)
+BUILD_CHECKS=(build w1 sparse i386 clang selftests tools-clean headers)
 for c in "${todo[@]}"; do
 	post=${post_of[$c]:-}
 	[ -n "$post" ] || continue	# a cover commit
@@ -748,6 +846,7 @@ for c in "${todo[@]}"; do
 	check_deprecated "$c" "$id" "$L.deprecated-api"
 	check_tags "$c" "$id" "$L.tags"
 	check_new_selftests "$c" "$id" "$L.new-selftests"
+	check_selftest_fmt "$c" "$id" "$L.selftest-fmt"
 	check_linters "$c" "$id" "$L"
 	# After a posting's last patch, the posting (todo is a suffix of the
 	# series: a posting with a patch in it has its last one in it).
