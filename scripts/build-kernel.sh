@@ -8,8 +8,9 @@
 step build
 start=$(date +%s)
 log=$BUILD/kernel-build$SFX.log
-kmake bzImage >"$log" 2>&1 ||
+with_progress build kbuild_progress "$log" kmake bzImage ||
 	{ grep -E "error|Error" "$log" | head -n 20; die "kernel build failed (see ${log#"$TOP"/})"; }
+kbuild_done
 grep -E "warning:" "$log" | sort -u | head -n 20 || true
 echo "kernel: $(kmake -s kernelrelease) built in $(($(date +%s) - start))s," \
      "$(stat -c %s "$KOUT/arch/x86/boot/bzImage") bytes"

@@ -16,10 +16,11 @@ log=$BUILD/selftests$SFX.log
 rm -rf "$KSELFTEST"
 # liburing's headers want the new uapi (linux/blkdev.h): give the kernel's
 # own headers to the test programs, not to libbpf (USERCFLAGS).
-CPATH=$TOOLS/uring/usr/include LIBRARY_PATH=$TOOLS/uring/static \
+with_progress selftests log_progress "$log" \
+	env CPATH="$TOOLS/uring/usr/include" LIBRARY_PATH="$TOOLS/uring/static" \
 	make -C "$TREE/tools/testing/selftests" O="$KOUT" -j"$JOBS" \
 	KSFT_INSTALL_PATH="$KSELFTEST" TARGETS="drivers/net drivers/net/hw" \
-	USERCFLAGS="-isystem $KOUT/usr/include" install >"$log" 2>&1 ||
+	USERCFLAGS="-isystem $KOUT/usr/include" install ||
 	{ tail -n 30 "$log"; die "selftest build failed (see ${log#"$TOP"/})"; }
 # SELFTEST_BINS: the programs that must have been built (compare-base
 # builds the base's, where ncdevmem and iou-zcrx are still in hw/).

@@ -20,8 +20,9 @@ export KOUT=$BUILD/kbuild-debug$SFX
 step build-debug
 start=$SECONDS
 log=$BUILD/kernel-debug-build$SFX.log
-kmake bzImage >"$log" 2>&1 ||
+with_progress build-debug kbuild_progress "$log" kmake bzImage ||
 	die "debug kernel build failed (see ${log#"$TOP"/})"
+kbuild_done
 echo "debug kernel built in $((SECONDS - start))s"
 
 # KASAN and lockdep slow the guest down several times: a longer limit for

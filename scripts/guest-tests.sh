@@ -23,7 +23,9 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 export LOCAL_PREFIX_V6=2001:db8:2::/64
 
 cd "${KSELFTEST:-$top/build/kselftest}" || exit 1
+n=0
 for t in "$@"; do
+	n=$((n + 1))
 	name=${t//[:\/]/_}
 	# the runner's default, or the collection's settings
 	limit=45
@@ -35,7 +37,7 @@ for t in "$@"; do
 	for try in $(seq "$tries"); do
 		run=
 		[ "$try" = 1 ] || run=.retry
-		echo "### running $t${run:+ (again)}"
+		echo "### running $t${run:+ (again)} ($n of $#)"
 		start=$(date +%s)
 		# The runner appends the program's output to /dev/stdout,
 		# which virtme-ng points at the console: have it write a log

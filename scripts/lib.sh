@@ -72,6 +72,45 @@ kmake() {
 	make -C "$TREE" O="$KOUT" -j"$JOBS" CC="ccache gcc" "$@"
 }
 
+# with_progress LABEL REPORT LOG CMD...: run CMD with its output (stdout
+# and stderr) in the file LOG, printing "LABEL: <seconds>s, <what the
+# function REPORT prints given LOG>" every PROGRESS_SECS (30) seconds until it ends,
+# so that a long step is not silence; CMD's exit status is returned.
+with_progress() {
+	local label=$1 report=$2 out=$3 start=$SECONDS pid rc=0
+	shift 3
+	while sleep "${PROGRESS_SECS:-30}" >/dev/null 2>&1; do
+		printf '    %s: %ds, %s\n' "$label" $((SECONDS - start)) "$("$report" "$out")"
+	done &
+	pid=$!
+	"$@" >"$out" 2>&1 || rc=$?
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	return $rc
+}
+
+# kbuild_progress LOG: with_progress's REPORT for a kernel build in $KOUT
+# with its output in LOG: the objects built so far, and of about how many
+# (the count a finished build left, this base's or the other's).
+kbuild_progress() {
+	local have total
+	have=$(find "$KOUT" -name '*.o' 2>/dev/null | wc -l || true)
+	total=$(cat "$KOUT/.objects" 2>/dev/null || cat "$BUILD"/kbuild*/.objects 2>/dev/null | head -n 1 || true)
+	printf '%s objects built%s, %s compiled in this build' "$have" \
+		"${total:+ of about $total}" "$(grep -c '^  CC ' "$1" || true)"
+}
+
+# log_progress LOG: with_progress's REPORT for any step: LOG's length
+log_progress() {
+	echo "$(wc -l <"$1" || true) lines of output"
+}
+
+# kbuild_done: after a kernel build, keep its object count for
+# kbuild_progress.
+kbuild_done() {
+	find "$KOUT" -name '*.o' | wc -l >"$KOUT/.objects"
+}
+
 # with_apt_lock "$@": re-run the calling script holding build/apt.lock, so
 # that two apt runs of the harness (make -j, make-tree.sh next to
 # install-deps.sh) never overlap. The lock stays with flock (-o): a daemon

@@ -28,9 +28,19 @@ args=("${run[@]}" --user root --cpus "${VM_CPUS:-2}" --memory "${VM_MEM:-4G}"
 # everything after --qemu-opts as one, so it goes last
 [ -z "${VM_QEMU_OPTS:-}" ] || args+=(--qemu-opts "$VM_QEMU_OPTS")
 
+# vm_progress CONSOLE: what the guest is at (with_progress's REPORT):
+# guest-tests.sh's last "### running" line, or how much it has printed
+# shellcheck disable=SC2317 # called by with_progress
+vm_progress() {
+	local at
+	at=$(grep -ao '### running .*' "$1" | tail -n 1 | tr -d '\r' || true)
+	echo "${at:-$(wc -l <"$1") console lines}"
+}
+
 start=$(date +%s)
 rc=0
-timeout --foreground -k 10 "$limit" "${VNG[@]}" "${args[@]}" </dev/null >"$log" 2>&1 || rc=$?
+with_progress "vm:$name" vm_progress "$log" \
+	timeout --foreground -k 10 "$limit" "${VNG[@]}" "${args[@]}" </dev/null || rc=$?
 secs=$(($(date +%s) - start))
 echo "vm:$name: exit $rc after ${secs}s ($accel), console in ${log#"$TOP"/}"
 
