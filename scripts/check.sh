@@ -67,10 +67,13 @@ record() {	# record RESULT NAME [REASON]
 	printf '%s %s%s\n' "$1" "$2" "${3:+ # $3}" >>"$sum"
 }
 
-# The drivers/net programs, as the kselftest install lists them
+# The drivers/net programs, as the kselftest install lists them, and
+# those of NSIM_HW from drivers/net/hw's
 list=$KSELFTEST/kselftest-list.txt
 [ -f "$list" ] || die "no $list: run 'make build'"
-mapfile -t SELFTESTS < <(grep '^drivers/net:' "$list"; for t in $NSIM_HW; do grep -xF "$t" "$list"; done)
+hwlist=$KSELFTEST_HW/kselftest-list.txt
+[ -f "$hwlist" ] || die "no $hwlist: run 'make build'"
+mapfile -t SELFTESTS < <(grep '^drivers/net:' "$list"; for t in $NSIM_HW; do grep -xF "$t" "$hwlist"; done)
 # PROGRAMS=series: the programs whose files the series adds or changes
 if [ "${PROGRAMS:-}" = series ]; then
 	PROGRAMS=$(git -C "$TREE" diff --name-only base..HEAD -- tools/testing/selftests/drivers/net |
@@ -79,7 +82,7 @@ if [ "${PROGRAMS:-}" = series ]; then
 	[ -n "$PROGRAMS" ] || die "PROGRAMS=series: the series changes no program of $list"
 fi
 if [ -n "${PROGRAMS:-}" ]; then
-	for t in $PROGRAMS; do grep -qxF "$t" "$list" || die "PROGRAMS: no $t in $list"; done
+	for t in $PROGRAMS; do grep -qxF "$t" "$list" "$hwlist" || die "PROGRAMS: no $t in $list"; done
 	read -ra SELFTESTS <<<"$PROGRAMS"
 fi
 [ ${#SELFTESTS[@]} -gt 0 ] || die "no drivers/net programs in $list"
@@ -88,7 +91,7 @@ fi
 vmrc=0
 # Slow KUnit cases are benchmarks (make bench), not checks.
 VM_APPEND="kunit.filter=speed>slow ${VM_APPEND:-}" "$TOP"/scripts/vm-run.sh check "${VM_TIMEOUT:-5400}" \
-	"RESULTS=$res KSELFTEST=$KSELFTEST $guest_env $TOP/scripts/guest-tests.sh ${SELFTESTS[*]}" || vmrc=$?
+	"RESULTS=$res KSELFTEST=$KSELFTEST KSELFTEST_HW=$KSELFTEST_HW $guest_env $TOP/scripts/guest-tests.sh ${SELFTESTS[*]}" || vmrc=$?
 console=$res/check.console
 [ -f "$console" ] || die "no console log"
 
@@ -197,6 +200,11 @@ for t in "${SELFTESTS[@]}"; do
 		# after its last case, or a skip with no case run
 		if (prog ~ /^not ok/ || !n) result(prog, "program")
 	}' "$f" >>"$sum"
+	# what the state check after it found changed (guest-state.py)
+	for st in "$res/ktap/$name.state" "$res/ktap/$name.retry.state"; do
+		[ -s "$st" ] || continue
+		record FAIL "$t:state" "left behind: $(head -n 1 "$st" | cut -c1-150) (${st#"$TOP"/})"
+	done
 done
 
 # 4. Kernel reports anywhere in the run: splats, and what only prints a

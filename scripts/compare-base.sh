@@ -25,6 +25,7 @@ fi
 step base-build
 config=$KOUT/.config
 export TREE=$wt KOUT=$BUILD/kbuild-base$SFX KSELFTEST=$BUILD/kselftest-base$SFX
+export KSELFTEST_HW=$BUILD/kselftest-hw-base$SFX
 export RESULTS=$BUILD/results-base$SFX
 mkdir -p "$KOUT"
 cp "$config" "$KOUT/.config"

@@ -3,11 +3,11 @@
 # and configs/vm-$BASE.config for what has another name on each base),
 # the config fragment of the selftest target the VM runs, as netdev's CI
 # builds its guests from it (the tree's drivers/net/config, modules built
-# in: the guest loads none), the harness's KUnit and NIC driver fragments
-# and any given on the command line; then verify that every requested
-# option made it (Kconfig drops unmet ones silently). A fragment can
-# override an earlier one: the last assignment of an option is the one
-# Kconfig takes, and the one verified.
+# in: the guest loads none), the harness's KUnit, NIC driver and fault
+# injection fragments and any given on the command line; then verify
+# that every requested option made it (Kconfig drops unmet ones
+# silently). A fragment can override an earlier one: the last assignment
+# of an option is the one Kconfig takes, and the one verified.
 # TARGET_CONFIG is the selftest fragment (default: TREE's), so that make
 # bench configures its baselines with the series' fragment.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -20,7 +20,8 @@ target=${TARGET_CONFIG:-$TREE/tools/testing/selftests/drivers/net/config}
 {
 	cat "$TOP"/configs/vm.config "$TOP/configs/vm-$BASE.config"
 	sed 's/=m$/=y/' "$target"
-	cat "$TOP"/configs/kunit.config "$TOP"/configs/nic-drivers.config "$@"
+	cat "$TOP"/configs/kunit.config "$TOP"/configs/nic-drivers.config \
+	    "$TOP"/configs/fault-injection.config "$@"
 } >"$KOUT/fragment.config"
 
 new=$KOUT/.config.new

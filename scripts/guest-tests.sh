@@ -3,10 +3,15 @@
 # command line (collection:program, as in kselftest-list.txt), each
 # through the kselftest runner as netdev's CI runs them: one program at a
 # time, with the timeout from its collection's settings, NETIF unset so
-# that the drv-net library creates a pair of netdevsim devices. A program
-# that fails is run once more, as the CI does. The runner's output of
-# each run goes to build/results/ktap/<collection>_<program>.ktap (and
-# .retry.ktap), its exit code to .rc (and .retry.rc).
+# that the drv-net library creates a pair of netdevsim devices, and no
+# other environment of ours. A program that fails is run once more, as
+# the CI does; after each run, guest-state.py compares the network state
+# with the state before (netdev's CI's optional check): a program that
+# changed it is not run again, and the differences go to .state. The
+# runner's output of each run goes to
+# build/results/ktap/<collection>_<program>.ktap (and .retry.ktap), its
+# exit code to .rc (and .retry.rc). drivers/net/hw's programs run from
+# KSELFTEST_HW, where that target is installed on its own.
 # TIMEOUT_SCALE (check.sh sets it for a TCG guest) multiplies the timeout
 # from the collection's settings; NO_RETRY names programs that are not run
 # again (those known to fail for want of a fast guest).
@@ -18,18 +23,24 @@ export PATH=$user/usr/sbin:$user/usr/bin:$user/sbin:$user/bin:/usr/local/sbin:/u
 out=${RESULTS:-$top/build/results}/ktap
 mkdir -p "$out"
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-# The netkit tests (nk_*.py) take their prefix from the environment; on
-# netdevsim the drv-net library uses 2001:db8::1 and ::2.
-export LOCAL_PREFIX_V6=2001:db8:2::/64
 
-cd "${KSELFTEST:-$top/build/kselftest}" || exit 1
+ksft=${KSELFTEST:-$top/build/kselftest}
+cd "$ksft" || exit 1
+# The state check after each program (guest-state.py): the state before
+# the first one
+state=/tmp/guest-state.json
+rm -f "$state"
+[ "${STATE_CHECK:-1}" = 0 ] || KSELFTEST=$ksft "$top"/scripts/guest-state.py "$state" >/dev/null 2>&1
 n=0
 for t in "$@"; do
 	n=$((n + 1))
 	name=${t//[:\/]/_}
+	# drivers/net/hw is installed on its own (build-selftests.sh)
+	dir=$ksft
+	[ "${t%%:*}" != drivers/net/hw ] || dir=${KSELFTEST_HW:-$top/build/kselftest-hw}
 	# the runner's default, or the collection's settings
 	limit=45
-	settings=${t%%:*}/settings
+	settings=$dir/${t%%:*}/settings
 	[ ! -f "$settings" ] || limit=$(sed -n 's/^timeout=//p' "$settings")
 	limit=$((${limit:-45} * ${TIMEOUT_SCALE:-1}))
 	tries=2
@@ -44,11 +55,19 @@ for t in "$@"; do
 		# of its own instead, then keep both.
 		rm -rf /tmp/ksft-log
 		mkdir -p /tmp/ksft-log
-		./run_kselftest.sh -p /tmp/ksft-log -o "$limit" -t "$t" >/tmp/ksft-runner.out 2>&1
+		"$dir"/run_kselftest.sh -p /tmp/ksft-log -o "$limit" -t "$t" >/tmp/ksft-runner.out 2>&1
 		rc=$?
 		cat /tmp/ksft-log/* /tmp/ksft-runner.out >"$out/$name$run.ktap" 2>/dev/null
 		echo "### $t: exit $rc in $(( $(date +%s) - start ))s"
 		echo "$rc" >"$out/$name$run.rc"
+		# a program that changed the state fails, and is not run
+		# again: what it left would fail the next run too
+		if [ "${STATE_CHECK:-1}" != 0 ] &&
+		   ! KSELFTEST=$ksft "$top"/scripts/guest-state.py "$state" >"$out/$name$run.state" 2>&1; then
+			echo "### $t: left the state changed (${out##*/}/$name$run.state)"
+			break
+		fi
+		rm -f "$out/$name$run.state"
 		[ $rc -ne 0 ] || break
 	done
 done

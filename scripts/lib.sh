@@ -22,6 +22,7 @@ DL=$BUILD/dl			# downloaded .deb packages
 TOOLS=$BUILD/tools		# unpacked sid packages (virtme-ng, liburing)
 RESULTS=${RESULTS:-$BUILD/results$SFX}	# KTAP, console logs, summaries
 KSELFTEST=${KSELFTEST:-$BUILD/kselftest$SFX}	# installed selftests
+KSELFTEST_HW=${KSELFTEST_HW:-$BUILD/kselftest-hw$SFX}	# drivers/net/hw's
 PATCHES=$TOP/patches$SFX
 JOBS=${JOBS:-$(nproc)}
 # The python that Debian's python3-* packages install for: PATH may have
