@@ -70,9 +70,8 @@ check-arch: tree
 bench: tree
 	@$(S)/bench.sh
 
+# Everything generated but the work trees, the downloads, the tools and
+# ccache.
 clean:
-	rm -rf build/kbuild build/kbuild-debug build/kbuild-debian build/kbuild-base \
-		build/kbuild-i386 build/kselftest build/kselftest-base build/results* build/bench
-	rm -rf build/kbuild-7.3 build/kbuild-debug-7.3 build/kbuild-debian-7.3 \
-		build/kbuild-base-7.3 build/kbuild-i386-7.3 build/kselftest-7.3 \
-		build/kselftest-base-7.3
+	rm -rf build/kbuild* build/kunit-um* build/kselftest* build/results* build/bench \
+		build/*.log
