@@ -6,7 +6,7 @@
 S := scripts
 
 .PHONY: all deps tree export build kernel drivers selftests demo check \
-	check-series check-debug check-arch check-mutants compare-base \
+	check-series check-debug check-arch check-mutants check-netif-skip compare-base \
 	check-fragments bench clean
 
 # make -j N: every target that needs the kernel depends on build, build
@@ -51,6 +51,11 @@ check-debug: build
 # named for each must fail. Outside CI.
 check-mutants: build
 	@$(S)/check-mutants.sh
+
+# nk_devmem.py and userns_devmem.py with NETIF set and no LOCAL_PREFIX_V6:
+# they must skip, saying why.
+check-netif-skip: build
+	@$(S)/vm-run.sh netif-skip 900 "KSELFTEST=$(CURDIR)/build/kselftest$(if $(filter 7.3,$(BASE)),-7.3) $(CURDIR)/$(S)/guest-netif-skip.sh"
 
 # The base kernel's drivers/net results next to make check's last run.
 compare-base: build
