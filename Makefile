@@ -52,8 +52,9 @@ check-debug: build
 check-mutants: build
 	@$(S)/check-mutants.sh
 
-# nk_devmem.py and userns_devmem.py with NETIF set and no LOCAL_PREFIX_V6:
-# they must skip, saying why.
+# The devmem and zcrx programs with NETIF set, as on a NIC runner: the
+# netkit ones without LOCAL_PREFIX_V6, and all of them on a NIC without
+# devmem (veth), must skip, saying why.
 check-netif-skip: build
 	@$(S)/vm-run.sh netif-skip 900 "KSELFTEST=$(CURDIR)/build/kselftest$(if $(filter 7.3,$(BASE)),-7.3) $(CURDIR)/$(S)/guest-netif-skip.sh"
 

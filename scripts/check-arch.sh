@@ -12,17 +12,7 @@
 . "$(dirname "$0")/postings.sh"
 
 step arch-deps
-arch_deps() {
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get install -y -q --no-install-recommends --no-upgrade \
-		gcc-aarch64-linux-gnu qemu-system-arm >"$BUILD/apt-arch.log" 2>&1 ||
-		{ apt-get update -q >>"$BUILD/apt-arch.log" 2>&1 &&
-		  apt-get install -y -q --no-install-recommends --no-upgrade \
-			gcc-aarch64-linux-gnu qemu-system-arm >>"$BUILD/apt-arch.log" 2>&1; }
-}
-mkdir -p "$BUILD"
-flock "$BUILD/apt.lock" bash -c "$(declare -f arch_deps); BUILD=$BUILD; arch_deps" ||
-	die "could not install gcc-aarch64-linux-gnu qemu-system-arm (see build/apt-arch.log)"
+apt_install "$BUILD/apt-arch.log" gcc-aarch64-linux-gnu qemu-system-arm
 
 out=$RESULTS/arch
 mkdir -p "$out"

@@ -14,9 +14,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 ncdevmem=${BENCH_NCDEVMEM:-$top/build/kselftest/drivers/net/ncdevmem}
 bytes=${BENCH_TX_BYTES:-$((256 << 20))}
 . "$top"/scripts/guest-nsim-pair.sh
-trap nsim_pair_remove EXIT
 
-echo 128 >/proc/sys/vm/nr_hugepages
 knob=$(dirname "$dfs")/netmem_tx_max_frag
 limits=${BENCH_TX_LIMITS:-4096 32768 4294967295}
 [ -e "$knob" ] || limits=none

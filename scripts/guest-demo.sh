@@ -15,7 +15,6 @@ bytes=${DEMO_BYTES:-$((256 << 20))}
 mib=$((bytes >> 20))
 . "$top"/scripts/guest-nsim-pair.sh
 
-echo 128 >/proc/sys/vm/nr_hugepages
 knob=$(dirname "$dfs")/netmem_tx_max_frag
 page=$(getconf PAGESIZE)
 tx_rows=() rx_rows=()
@@ -61,17 +60,7 @@ port=5300
 for size in "$page" 65536; do
 	port=$((port + 1))
 	echo 0 >"$dfs"
-	"$ncdevmem" -l -f "$lo" -s 2001:db8::1 -c 2001:db8::2 -p $port -v 7 -Q \
-		-H -b "$size" 2>/tmp/demo-rx.log &
-	rx=$!
-	wait_listen $port || { cat /tmp/demo-rx.log; echo "demo rx: no listener"; exit 1; }
-	start=$(now_ms)
-	ip netns exec peer bash -c "yes \$(echo -e '\\x01\\x02\\x03\\x04\\x05\\x06') |
-		head -c $bytes | socat -u - TCP6:[2001:db8::1]:$port,bind=[2001:db8::2]:$port"
-	wait $rx || { tail -n 5 /tmp/demo-rx.log; echo "demo rx at $size: FAILED"; exit 1; }
-	ms=$(($(now_ms) - start))
-	got=$(sed -n 's/^total_received=//p' /tmp/demo-rx.log | tail -n1)
-	[ "$got" = "$bytes" ] || { echo "demo rx at $size: received $got of $bytes"; exit 1; }
+	rx_run "$size" $port "$bytes" /tmp/demo-rx.log || exit 1
 	niovs=$(counter rx_niovs)
 	per=$(awk -v n="$niovs" -v m="$mib" 'BEGIN { printf "%.1f", n / m }')
 	size_seen=$(counter rx_max_niov_size)

@@ -42,21 +42,7 @@ BIN=$CT/bin
 
 step check-tools
 pkgs=(codespell yamllint shellcheck)
-export DEBIAN_FRONTEND=noninteractive
-log=$BUILD/apt-install-check.log
-: >"$log"
-# As install-deps.sh: the whole list each time, no upgrades as a side effect.
-apt_install() {
-	apt-get install -y -q --no-install-recommends --no-upgrade \
-		-o DPkg::Lock::Timeout=300 "${pkgs[@]}" >>"$log" 2>&1
-}
-if ! apt_install; then
-	echo "apt-get install failed: updating the package lists and trying again"
-	apt-get update -q >"$BUILD/apt-update.log" 2>&1 ||
-		{ tail -n 5 "$BUILD/apt-update.log" >&2; die "apt-get update failed (see build/apt-update.log)"; }
-	apt_install ||
-		{ tail -n 5 "$log" >&2; die "apt-get install ${pkgs[*]} failed (see build/apt-install-check.log)"; }
-fi
+apt_install "$BUILD/apt-install-check.log" "${pkgs[@]}"
 "$PYTHON" -c 'import codespell_lib' 2>/dev/null || die "$PYTHON has no codespell_lib (package codespell)"
 
 # What is unpacked: one line per .deb, with the path it was unpacked to (the

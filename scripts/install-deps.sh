@@ -13,24 +13,7 @@ pkgs=(build-essential flex bison bc libelf-dev libssl-dev dwarves cpio rsync
       python3-argcomplete
       qemu-system-x86 udev busybox-static ethtool socat iputils-ping iproute2
       libmnl-dev pkg-config xz-utils clang llvm iperf3 bpftrace procps)
-export DEBIAN_FRONTEND=noninteractive
-log=$BUILD/apt-install.log
-: >"$log"
-# Always the whole list, so that the install path runs everywhere, not
-# only where something is missing. --no-upgrade: a no-op when all is there
-# (no upgrades of the host's packages as a side effect of make).
-apt_install() {
-	apt-get install -y -q --no-install-recommends --no-upgrade \
-		-o DPkg::Lock::Timeout=300 "${pkgs[@]}" >>"$log" 2>&1
-}
-if ! apt_install; then
-	# Package lists stale or absent (a fresh machine): update, once.
-	echo "apt-get install failed: updating the package lists and trying again"
-	apt-get update -q >"$BUILD/apt-update.log" 2>&1 ||
-		{ tail -n 5 "$BUILD/apt-update.log" >&2; die "apt-get update failed (see build/apt-update.log)"; }
-	apt_install ||
-		{ tail -n 5 "$log" >&2; die "apt-get install ${pkgs[*]} failed (see build/apt-install.log, build/apt-update.log)"; }
-fi
+apt_install "$BUILD/apt-install.log" "${pkgs[@]}"
 "$PYTHON" -c 'import yaml, jsonschema, requests, argcomplete' ||
 	die "$PYTHON lacks the modules of python3-yaml/-jsonschema/-requests/-argcomplete"
 

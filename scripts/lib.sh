@@ -124,3 +124,33 @@ with_apt_lock() {
 	export HARNESS_APT_LOCKED=1
 	exec flock -o "$BUILD/apt.lock" "$BASH" "$0" "$@"
 }
+
+# apt_install LOG PACKAGE...: install the packages with apt-get, output in
+# LOG. Always the whole list, so that the install path runs everywhere,
+# not only where something is missing; --no-upgrade: a no-op when all is
+# there (no upgrades of the host's packages as a side effect). If that
+# fails (package lists stale or absent: a fresh machine), the lists are
+# updated once and it tries again. Holds build/apt.lock, unless the
+# script already does (with_apt_lock); apt never inherits the lock.
+apt_install() {
+	local log=$1
+	shift
+	if [ -z "${HARNESS_APT_LOCKED:-}" ]; then
+		mkdir -p "$BUILD"
+		(exec 9>"$BUILD/apt.lock" && flock 9 && HARNESS_APT_LOCKED=1 apt_install "$log" "$@")
+		return
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	: >"$log"
+	local try
+	for try in install update-and-install; do
+		apt-get install -y -q --no-install-recommends --no-upgrade \
+			-o DPkg::Lock::Timeout=300 "$@" >>"$log" 2>&1 9>&- && return 0
+		[ $try = install ] || break
+		echo "apt-get install failed: updating the package lists and trying again"
+		apt-get update -q >"$BUILD/apt-update.log" 2>&1 9>&- ||
+			{ tail -n 5 "$BUILD/apt-update.log" >&2; die "apt-get update failed (see build/apt-update.log)"; }
+	done
+	tail -n 5 "$log" >&2
+	die "apt-get install $* failed (see ${log#"$TOP"/}, build/apt-update.log)"
+}
