@@ -12,7 +12,8 @@ pkgs=(build-essential flex bison bc libelf-dev libssl-dev dwarves cpio rsync
       ccache kmod git python3 python3-yaml python3-jsonschema python3-requests
       python3-argcomplete
       qemu-system-x86 udev busybox-static ethtool socat iputils-ping iproute2
-      libmnl-dev pkg-config xz-utils clang llvm iperf3 bpftrace procps)
+      libmnl-dev pkg-config xz-utils clang llvm iperf3 bpftrace procps
+      systemd-sysv)	# poweroff, which virtme-ng's init runs in the guest
 apt_install "$BUILD/apt-install.log" "${pkgs[@]}"
 "$PYTHON" -c 'import yaml, jsonschema, requests, argcomplete' ||
 	die "$PYTHON lacks the modules of python3-yaml/-jsonschema/-requests/-argcomplete"
