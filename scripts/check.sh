@@ -8,8 +8,8 @@
 #
 # PROGRAMS limits the run to the named programs ("series": those whose
 # files the series adds or changes, as CI runs them on 7.3). check-debug
-# runs it a second time with swiotlb=force (DMA that bounces, which
-# netdevsim cannot emulate): REFUSED is a regex of the reasons for which
+# runs it a second time with swiotlb=force (DMA that bounces, which a
+# buffer may be too large for): REFUSED is a regex of the reasons for which
 # a required program may skip there (the refusal it must give), VM_ONLY=1
 # leaves out the checks of patches/, and VM_APPEND adds to the kernel
 # command line. NO_RETRY names programs that are not run a second time
