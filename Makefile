@@ -7,7 +7,7 @@ S := scripts
 
 .PHONY: all deps tree export build kernel drivers selftests demo check \
 	check-series check-debug check-arch check-mutants check-netif-skip compare-base \
-	check-fragments bench clean
+	check-fragments bench debian-patches clean
 
 # make -j N: every target that needs the kernel depends on build, build
 # on tree and tree on deps, so the steps run in order whatever N is.
@@ -76,8 +76,14 @@ check-arch: tree
 bench: tree
 	@$(S)/bench.sh
 
+# The stack as a folder for a Debian kernel package's debian/patches
+# (flat quilt series, DEP-3 fields), tested by quilt on the pristine source.
+debian-patches: tree
+	@$(S)/debian-patches.sh
+
 # Everything generated but the work trees, the downloads, the tools and
 # ccache.
 clean:
 	rm -rf build/kbuild* build/kunit-um* build/kselftest* build/results* build/bench \
+		build/debian-patches* \
 		build/*.log
