@@ -1,7 +1,8 @@
 #!/bin/bash
 # make check-arch: the series on other page and word sizes.
-#  - the devmem KUnit suites (net/core/.kunitconfig) with kunit.py on UML,
-#    its default architecture;
+#  - the devmem and netdevsim KUnit suites (net/core/.kunitconfig,
+#    drivers/net/netdevsim/.kunitconfig) with kunit.py on UML, its default
+#    architecture;
 #  - the same on arm64 with 64 KiB pages, cross-built with Debian's
 #    gcc-aarch64-linux-gnu and run under qemu-system-aarch64;
 #  - the objects the series touches, built for i386 with W=1: no warning.
@@ -25,13 +26,13 @@ result() {	# result NAME OK DETAIL
 	fi
 }
 
-# kunit NAME ARGS...: kunit.py run of net/core/.kunitconfig
+# kunit NAME ARGS...: kunit.py run of the series' .kunitconfig files
 kunit() {
 	local name=$1 rc=0 counts
 	shift
 	step "kunit-$name"
 	(cd "$TREE" && "$PYTHON" tools/testing/kunit/kunit.py run \
-		--kunitconfig=net/core --build_dir="$BUILD/kunit-$name$SFX" \
+		"${KUNITCONFIGS[@]}" --build_dir="$BUILD/kunit-$name$SFX" \
 		--jobs="$JOBS" --timeout=900 "$@") >"$out/kunit-$name.log" 2>&1 || rc=$?
 	counts=$(grep -E "^\[[0-9:]+\] Testing complete\." "$out/kunit-$name.log" |
 		 sed 's/^\[[0-9:]*\] //' | tail -n1)

@@ -12,8 +12,8 @@
 #   #   match: the failure is the mutant's, not another one's
 #   # shares-boot: yes (optional) the break shows only in its killers,
 #   #   so it may be applied next to others and run in their VM boot
-# Mutants whose killers are all KUnit run under UML (kunit.py,
-# net/core/.kunitconfig), one at a time. The others boot the VM kernel
+# Mutants whose killers are all KUnit run under UML (kunit.py, the
+# series' .kunitconfig files), one at a time. The others boot the VM kernel
 # and run their programs through check.sh (KUnit runs at boot there
 # too): alone, or, if they say shares-boot and have an expect regex, up
 # to MUTANT_GROUP (4) of them in one boot, when no two share a killer or
@@ -129,7 +129,7 @@ run_uml() {
 	echo "breaks: $(header "$dir/$name.diff" breaks)"
 	apply "$name" "$res" || return 0
 	(cd "$TREE" && "$PYTHON" tools/testing/kunit/kunit.py run \
-		--kunitconfig=net/core --build_dir="$BUILD/kunit-um$SFX" \
+		"${KUNITCONFIGS[@]}" --build_dir="$BUILD/kunit-um$SFX" \
 		--jobs="$JOBS" --timeout=900 --make_options="CC=ccache gcc" \
 		--json="$res/kunit.json") >"$res/kunit.log" 2>&1 || true
 	if [ ! -s "$res/kunit.json" ]; then

@@ -69,6 +69,9 @@ trap 'rc=$?; [ $rc -eq 0 ] || printf "FAILED [%s]: exit %d at %s:%d\n" "$STEP" "
 # "${VNG[@]}" ARGS: virtme-ng, from the sid package fetch-base.sh unpacked
 VNG=(env "PYTHONPATH=$TOOLS/vng/usr/lib/python3/dist-packages" "$PYTHON" "$TOOLS/vng/usr/bin/vng")
 
+# The series' KUnit suites as kunit.py runs them (UML, other architectures)
+KUNITCONFIGS=(--kunitconfig=net/core --kunitconfig=drivers/net/netdevsim)
+
 kmake() {
 	make -C "$TREE" O="$KOUT" -j"$JOBS" CC="ccache gcc" "$@"
 }
