@@ -56,7 +56,7 @@ KCONFIG_ALLCONFIG="$dir/arch.fragment" make -C "$TREE" O="$dir" ARCH=i386 allnoc
 mapfile -t files < <(git -C "$TREE" diff --name-only --diff-filter=AM base..HEAD -- '*.c' \
 	':!tools' ':!scripts' ':!samples')
 objs=()
-for f in "${files[@]}"; do objs+=("${f%.c}.o"); done
+for f in "${files[@]}"; do own_object "$TREE" "$f" && objs+=("${f%.c}.o"); done
 for o in "${objs[@]}"; do rm -f "$dir/$o"; done
 make -C "$TREE" O="$dir" ARCH=i386 -j"$JOBS" CC="ccache gcc" W=1 -k "${objs[@]}" \
 	>"$out/i386.log" 2>&1 || true

@@ -658,7 +658,7 @@ build_checks() {
 	config_sync "$c"
 	objs=()
 	while read -r f; do
-		[ -n "$f" ] && objs+=("${f%.c}.o")
+		[ -n "$f" ] && own_object "$TREE" "$f" && objs+=("${f%.c}.o")
 	done < <(files_of "$c" '*.c' ':!tools' ':!scripts' ':!samples' ':!Documentation' ':!usr')
 	# 1. the kernel
 	if kmake bzImage >"$L.build.log" 2>&1; then
@@ -891,6 +891,7 @@ elif [ ${#files[@]} -gt 0 ]; then
 	# leaves off (the KUnit suite) are not built there: skip them.
 	objs=() off=()
 	for f in "${files[@]}"; do
+		own_object "$TREE" "$f" || continue
 		o=${f##*/}; o=${o%.c}.o
 		sym=$(grep -wF "$o" "$TREE/${f%/*}/Makefile" 2>/dev/null |
 		      grep -o 'CONFIG_[A-Z0-9_]*' | head -n1 || true)

@@ -69,6 +69,13 @@ trap 'rc=$?; [ $rc -eq 0 ] || printf "FAILED [%s]: exit %d at %s:%d\n" "$STEP" "
 # "${VNG[@]}" ARGS: virtme-ng, from the sid package fetch-base.sh unpacked
 VNG=(env "PYTHONPATH=$TOOLS/vng/usr/lib/python3/dist-packages" "$PYTHON" "$TOOLS/vng/usr/bin/vng")
 
+# own_object DIR FILE.c: whether FILE.c is compiled on its own, not
+# #included by another .c of its directory (netdevsim's rss_kunit.c is
+# included by rss.c): only those have a FILE.o to build.
+own_object() {
+	! grep -qsF "#include \"${2##*/}\"" "$1/${2%/*}"/*.c
+}
+
 # The series' KUnit suites as kunit.py runs them (UML, other architectures)
 KUNITCONFIGS=(--kunitconfig=net/core --kunitconfig=drivers/net/netdevsim)
 
