@@ -6,7 +6,7 @@
 S := scripts
 
 .PHONY: all deps tree export build kernel drivers selftests demo check \
-	check-series check-debug check-arch check-mutants check-netif-skip compare-base \
+	check-series check-debug check-arch check-arm64 check-mutants check-netif-skip compare-base \
 	check-fragments bench debian-patches clean
 
 # make -j N: every target that needs the kernel depends on build, build
@@ -69,6 +69,10 @@ check-fragments: build
 # The devmem KUnit suites on UML and arm64 with 64 KiB pages, i386 W=1.
 check-arch: tree
 	@$(S)/check-arch.sh
+
+# devmem.py, devmem_nsim.py and iou-zcrx.py in an arm64 guest (TCG).
+check-arm64: tree
+	@$(S)/check-arm64.sh
 
 # Baseline and series kernels, same workloads, rounds of alternate boots,
 # figures side by side in build/results/bench.txt. The kernels and ncdevmem

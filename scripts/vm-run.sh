@@ -20,9 +20,20 @@ accel=$("$TOP"/scripts/detect-accel.sh)
 # from the kbuild directory it is pointed at.
 run=(--run "$kernel")
 [ ! -d "$kernel" ] || run=() VNG=(env "KBUILD_OUTPUT=$kernel" "${VNG[@]}")
+# The host's root file system, or VM_ROOT: another architecture's
+# (VM_ARCH, check-arm64.sh), where the host directories the guest needs
+# (VM_RODIRS, and RESULTS writable) are mounted at their own paths.
+mounts=(--rwdir "$RESULTS" --cwd "$TOP")
+if [ -n "${VM_ROOT:-}" ]; then
+	mounts=(--arch "${VM_ARCH:?VM_ROOT needs VM_ARCH}" --root "$VM_ROOT" --rwdir "$RESULTS=$RESULTS")
+	for d in "$RESULTS" ${VM_RODIRS:-}; do
+		mkdir -p "$VM_ROOT$d"
+		[ "$d" = "$RESULTS" ] || mounts+=(--rodir "$d=$d")
+	done
+fi
 args=("${run[@]}" --user root --cpus "${VM_CPUS:-2}" --memory "${VM_MEM:-4G}"
-      --disable-microvm --force-9p --verbose --rwdir "$RESULTS"
-      --cwd "$TOP" --append "panic=-1 oops=panic ${VM_APPEND:-}" --exec "$cmd")
+      --disable-microvm --force-9p --verbose "${mounts[@]}"
+      --append "panic=-1 oops=panic ${VM_APPEND:-}" --exec "$cmd")
 [ "$accel" = kvm ] || args=(--disable-kvm "${args[@]}")
 # VM_QEMU_OPTS: more QEMU options (bench.sh: -icount under TCG); vng takes
 # everything after --qemu-opts as one, so it goes last
